@@ -1,0 +1,102 @@
+/**
+ * The bus port (DESIGN §2): JetStream in distributed mode, an in-process queue with the same
+ * semantics in embedded mode. Messages are persisted per stream, consumed by durable pull
+ * consumers that share work, acknowledged explicitly, and redelivered when not acknowledged in
+ * time. A message id makes a republish of the same message harmless within the stream's
+ * duplicate window.
+ */
+export interface StreamSpec {
+  /** Stream name, e.g. `RECORDS`. */
+  name: string;
+  /** Subjects the stream captures, e.g. `records.>`. */
+  subjects: string[];
+  /** Window in which a message id already seen is dropped as a duplicate. */
+  duplicateWindowMs: number;
+  /** `workqueue`: a message is gone once acknowledged; `limits`: kept until max age. */
+  retention: 'workqueue' | 'limits';
+  /** Messages above this count make publish fail with BusUnavailableError (backpressure). */
+  maxMessages?: number;
+}
+
+export interface ConsumerSpec {
+  stream: string;
+  /** Durable name: consumers with the same name share (split) the messages. */
+  durable: string;
+  filterSubject?: string;
+  /** Upper bound of messages handed to one handler call. */
+  maxBatch: number;
+  /** How long a fetch waits to fill a batch before handing over what it has. */
+  maxWaitMs: number;
+  /** A delivered message not acknowledged within this time is delivered again. */
+  ackWaitMs: number;
+  /** After this many deliveries a message is no longer redelivered (-1: no limit). */
+  maxDeliver?: number;
+}
+
+export interface BusMessage {
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly msgId: string | undefined;
+  /** 1 on the first delivery, 2 on the first redelivery, ... */
+  readonly deliveryCount: number;
+  /** The message is done: it will not be delivered again. */
+  ack(): void;
+  /** Processing failed: deliver again after `delayMs` (default: at once). */
+  nak(delayMs?: number): void;
+  /** The message can never be processed: drop it without redelivery. */
+  term(): void;
+  /** Still working on it: postpone the ack deadline. */
+  working(): void;
+}
+
+export interface PublishAck {
+  stream: string;
+  seq: number;
+  /** True when the message id was already stored within the duplicate window. */
+  duplicate: boolean;
+}
+
+export interface PublishOptions {
+  msgId: string;
+  /** Give up (BusUnavailableError) when no acknowledgement arrives in this time. */
+  timeoutMs?: number;
+}
+
+export interface BusConsumer {
+  /** Stops fetching and waits for the handler call in progress; unacked messages return. */
+  stop(): Promise<void>;
+}
+
+export interface BusStats {
+  /** Messages stored and not yet acknowledged, per stream. */
+  pending: Record<string, number>;
+  /** Messages delivered more than once since start. */
+  redeliveries: number;
+}
+
+export type BatchHandler = (batch: BusMessage[]) => Promise<void>;
+
+export interface Bus {
+  readonly kind: 'memory' | 'jetstream';
+  /** Creates or updates the stream; idempotent. */
+  ensureStream(spec: StreamSpec): Promise<void>;
+  /**
+   * Resolves once the message is durably accepted: JetStream's publish ack; in-process, once a
+   * consumer has acknowledged it (so the embedded mode answers 200 only for stored records).
+   * Rejects with BusUnavailableError when the bus cannot take it.
+   */
+  publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck>;
+  consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer;
+  stats(): Promise<BusStats>;
+  ping(): Promise<void>;
+  /** Stops every consumer (see BusConsumer.stop) and closes the connection. */
+  close(): Promise<void>;
+}
+
+/** The bus cannot accept a message now (down, timed out, or its backlog is over the bound). */
+export class BusUnavailableError extends Error {
+  override readonly name = 'BusUnavailableError';
+  constructor(message: string, readonly retryAfterSeconds = 1) {
+    super(message);
+  }
+}
