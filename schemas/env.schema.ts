@@ -1,0 +1,55 @@
+/**
+ * The environment, parsed once at start (STYLE habit 4). Every variable is documented in the
+ * README's configuration table; keep the two in step.
+ */
+import Type, { type Static } from 'typebox';
+
+const Port = Type.Integer({ minimum: 1, maximum: 65535 });
+const PositiveInt = Type.Integer({ minimum: 1 });
+
+export const EnvSchema = Type.Object({
+  OPS_PORT: Type.Optional(Port),
+  OPS_HOST: Type.Optional(Type.String({ minLength: 1 })),
+  OPS_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  OPS_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[A-Za-z0-9._~+/=-]+$' })),
+  OPS_MAX_BODY_BYTES: Type.Optional(PositiveInt),
+  OPS_SHUTDOWN_TIMEOUT_MS: Type.Optional(PositiveInt),
+  NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://[^\\s]+$' })),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://[^\\s]+$' })),
+  REDIS_KEY_PREFIX: Type.Optional(Type.String({ minLength: 1 })),
+  CLICKHOUSE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  CLICKHOUSE_USER: Type.Optional(Type.String({ minLength: 1 })),
+  CLICKHOUSE_PASSWORD: Type.Optional(Type.String()),
+  CLICKHOUSE_DATABASE: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
+  LOG_LEVEL: Type.Optional(
+    Type.Union([
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ]),
+  ),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+/** What each variable must look like, for the one-line start-up error. */
+export const envExpectations: Record<keyof Env, string> = {
+  OPS_PORT: 'an integer port from 1 to 65535',
+  OPS_HOST: 'a host name or address to listen on',
+  OPS_DATA_DIR: 'a directory path',
+  OPS_ADMIN_TOKEN: 'at least 16 characters of A-Z a-z 0-9 . _ ~ + / = -',
+  OPS_MAX_BODY_BYTES: 'a positive integer (bytes)',
+  OPS_SHUTDOWN_TIMEOUT_MS: 'a positive integer (milliseconds)',
+  NATS_URL: 'a nats:// or tls:// URL',
+  REDIS_URL: 'a redis:// or rediss:// URL',
+  REDIS_KEY_PREFIX: 'a non-empty key prefix',
+  CLICKHOUSE_URL: 'an http:// or https:// URL',
+  CLICKHOUSE_USER: 'a non-empty user name',
+  CLICKHOUSE_PASSWORD: 'a password',
+  CLICKHOUSE_DATABASE: 'a database name (letters, digits, underscore)',
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
+};

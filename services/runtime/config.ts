@@ -1,0 +1,71 @@
+import { resolve } from 'node:path';
+import { Compile } from 'typebox/compile';
+import { EnvSchema, envExpectations, type Env } from '../../schemas/env.schema.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminToken: string | undefined;
+  maxBodyBytes: number;
+  shutdownTimeoutMs: number;
+  logLevel: NonNullable<Env['LOG_LEVEL']>;
+  analytics:
+    | { kind: 'chdb'; dataDir: string }
+    | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
+  bus: { kind: 'memory' } | { kind: 'jetstream'; url: string };
+  journal: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
+}
+
+/** A start-up configuration error: one line naming the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const integerVariables = new Set<string>(['OPS_PORT', 'OPS_MAX_BODY_BYTES', 'OPS_SHUTDOWN_TIMEOUT_MS']);
+const checkEnv = Compile(EnvSchema);
+
+/** Parses the environment once; throws ConfigError naming the first bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const name of Object.keys(envExpectations)) {
+    const value = source[name];
+    if (value === undefined || value === '') continue;
+    raw[name] = integerVariables.has(name) && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+  }
+  if (!checkEnv.Check(raw)) {
+    const first = checkEnv.Errors(raw)[0];
+    const name = (first?.instancePath ?? '').replace(/^\//, '').split('/')[0] as keyof Env;
+    const shown = name && name !== 'CLICKHOUSE_PASSWORD' && name !== 'OPS_ADMIN_TOKEN' ? ` (got "${String(source[name])}")` : '';
+    throw new ConfigError(`${name || 'environment'} must be ${envExpectations[name] ?? 'valid'}${shown}`);
+  }
+  const env = raw as Env;
+  const dataDir = resolve(env.OPS_DATA_DIR ?? './data');
+  return {
+    port: env.OPS_PORT ?? 8080,
+    host: env.OPS_HOST ?? '0.0.0.0',
+    dataDir,
+    adminToken: env.OPS_ADMIN_TOKEN,
+    maxBodyBytes: env.OPS_MAX_BODY_BYTES ?? 16 * 1024 * 1024,
+    shutdownTimeoutMs: env.OPS_SHUTDOWN_TIMEOUT_MS ?? 10_000,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    analytics: env.CLICKHOUSE_URL
+      ? {
+          kind: 'clickhouse',
+          url: env.CLICKHOUSE_URL,
+          username: env.CLICKHOUSE_USER ?? 'default',
+          password: env.CLICKHOUSE_PASSWORD ?? '',
+          database: env.CLICKHOUSE_DATABASE ?? 'ops',
+        }
+      : { kind: 'chdb', dataDir: resolve(dataDir, 'clickhouse') },
+    bus: env.NATS_URL ? { kind: 'jetstream', url: env.NATS_URL } : { kind: 'memory' },
+    journal: env.REDIS_URL
+      ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' }
+      : { kind: 'lmdb', path: resolve(dataDir, 'control') },
+  };
+}
+
+/** True when every engine is a server: the mode in which services may run as separate processes. */
+export function isDistributed(config: Config): boolean {
+  return config.analytics.kind === 'clickhouse' && config.bus.kind === 'jetstream' && config.journal.kind === 'redis';
+}

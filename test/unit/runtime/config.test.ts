@@ -1,0 +1,62 @@
+import t from 'tap';
+import { loadConfig, ConfigError, isDistributed } from '../../../services/runtime/config.js';
+
+t.test('with no environment everything is embedded under ./data on port 8080', async (t) => {
+  const config = loadConfig({});
+  t.equal(config.port, 8080);
+  t.match(config.dataDir, /\/data$/);
+  t.equal(config.analytics.kind, 'chdb');
+  t.equal(config.bus.kind, 'memory');
+  t.equal(config.journal.kind, 'lmdb');
+  t.match(config.journal.kind === 'lmdb' ? config.journal.path : '', /\/data\/control$/);
+  t.match(config.analytics.kind === 'chdb' ? config.analytics.dataDir : '', /\/data\/clickhouse$/);
+  t.equal(config.logLevel, 'info');
+  t.equal(isDistributed(config), false);
+});
+
+t.test('server URLs switch each port to its server adapter', async (t) => {
+  const config = loadConfig({
+    NATS_URL: 'nats://n:4222',
+    REDIS_URL: 'redis://r:6379',
+    CLICKHOUSE_URL: 'http://c:8123',
+    CLICKHOUSE_USER: 'u',
+    CLICKHOUSE_PASSWORD: 'p',
+    CLICKHOUSE_DATABASE: 'db1',
+  });
+  t.same(config.analytics, { kind: 'clickhouse', url: 'http://c:8123', username: 'u', password: 'p', database: 'db1' });
+  t.same(config.bus, { kind: 'jetstream', url: 'nats://n:4222' });
+  t.same(config.journal, { kind: 'redis', url: 'redis://r:6379', keyPrefix: 'ops:' });
+  t.equal(isDistributed(config), true);
+});
+
+const bad: Array<[string, string, RegExp]> = [
+  ['OPS_PORT', 'eighty', /^OPS_PORT must be an integer port from 1 to 65535 \(got "eighty"\)$/],
+  ['OPS_PORT', '70000', /^OPS_PORT must be/],
+  ['NATS_URL', 'http://x', /^NATS_URL must be a nats:\/\/ or tls:\/\/ URL/],
+  ['REDIS_URL', 'localhost:6379', /^REDIS_URL must be/],
+  ['CLICKHOUSE_URL', 'clickhouse:8123', /^CLICKHOUSE_URL must be/],
+  ['CLICKHOUSE_DATABASE', 'drop table', /^CLICKHOUSE_DATABASE must be/],
+  ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of/],
+  ['OPS_MAX_BODY_BYTES', '0', /^OPS_MAX_BODY_BYTES must be/],
+];
+for (const [name, value, message] of bad) {
+  t.test(`a bad ${name} stops the start with one line naming it`, async (t) => {
+    t.throws(() => loadConfig({ [name]: value }), ConfigError);
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      t.match((error as Error).message, message);
+      t.notMatch((error as Error).message, /\n/);
+    }
+  });
+}
+
+t.test('a bad secret is named but not echoed', async (t) => {
+  try {
+    loadConfig({ OPS_ADMIN_TOKEN: 'short' });
+    t.fail('should throw');
+  } catch (error) {
+    t.match((error as Error).message, /^OPS_ADMIN_TOKEN must be/);
+    t.notMatch((error as Error).message, /short/);
+  }
+});
