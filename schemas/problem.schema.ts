@@ -1,0 +1,19 @@
+/** RFC 9457 problem details: the body of every error answer (DESIGN §5). */
+import Type, { type Static } from 'typebox';
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'A URN naming the error code, e.g. urn:ops:problem:validation' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
+        description: 'Validation failures, one per offending field',
+      }),
+    ),
+  },
+  { $id: 'Problem' },
+);
+
+export type Problem = Static<typeof ProblemSchema>;

@@ -1,0 +1,81 @@
+/**
+ * What a route is: its method and path, the schemas that validate it and document it in the
+ * OpenAPI document, and a handler from a parsed request to a reply.
+ */
+import type { TSchema } from 'typebox';
+import type { Logger } from '../logger.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: TSchema;
+  /** Defaults to application/json. */
+  contentType?: string;
+}
+
+export interface RouteSchema {
+  params?: TSchema;
+  query?: TSchema;
+  /** A JSON body, validated before the handler runs. */
+  body?: TSchema;
+  responses: Record<number, ResponseSpec>;
+}
+
+export interface Request {
+  readonly id: string;
+  readonly method: Method;
+  readonly path: string;
+  /** Path parameters by name, as strings (the handler decides what is a valid id). */
+  readonly params: Record<string, string>;
+  readonly query: URLSearchParams;
+  /** Header values by lower-case name. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The media type of the body, lower-case, without parameters ('' when absent). */
+  readonly contentType: string;
+  readonly rawBody: Buffer;
+  /** The parsed and validated JSON body (undefined for routes without a body schema). */
+  readonly body: unknown;
+  readonly log: Logger;
+  /** What `authenticate` established (the user, the stream...), for the handler. */
+  auth: unknown;
+}
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  /** JSON-serialised unless a Buffer or string (sent as is, with its content-type header). */
+  body?: unknown;
+  /** A large body, written chunk by chunk with backpressure. */
+  stream?: AsyncIterable<Uint8Array | string>;
+}
+
+export interface Route {
+  method: Method;
+  /** uWebSockets.js pattern, parameters as `:name`. */
+  path: string;
+  /** Stable name for metrics and logs, e.g. `cmdb.getConfigItem`. */
+  name: string;
+  summary: string;
+  tags: string[];
+  /** How the caller proves who it is; documented in the OpenAPI document. */
+  security?: 'bearer' | 'streamKey';
+  schema: RouteSchema;
+  /** Media types accepted for the body; a route with a body defaults to application/json. */
+  accepts?: string[];
+  /** Overrides the server's body limit. */
+  maxBodyBytes?: number;
+  /** True when the route reads a body without a JSON schema (e.g. stream data). */
+  rawBody?: boolean;
+  /**
+   * Runs on the headers, before the body is read, so a caller without a key or token is turned
+   * away without the server reading a large body. Throws an AppError to refuse.
+   */
+  authenticate?: (request: Request) => void;
+  handler: (request: Request) => Reply | Promise<Reply>;
+}
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply =>
+  headers ? { status, body, headers } : { status, body };
+
+export const noContent = (): Reply => ({ status: 204 });

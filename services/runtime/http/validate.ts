@@ -1,0 +1,39 @@
+import { Compile, type Validator } from 'typebox/compile';
+import type { TSchema } from 'typebox';
+import type { FieldError } from '../errors.js';
+
+export type Checker = Validator<Record<string, never>, TSchema>;
+
+export const compileSchema = (schema: TSchema): Checker => Compile(schema) as unknown as Checker;
+
+/** Validation errors as `{path, message}` with JSON-pointer paths, most specific first. */
+export function fieldErrors(checker: Checker, value: unknown): FieldError[] {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of checker.Errors(value)) {
+    // A `false` sub-schema repeats what additionalProperties already says better.
+    if (e.keyword === 'boolean') continue;
+    const params = e.params as Record<string, unknown>;
+    let path = e.instancePath || '/';
+    let message = e.message;
+    if (e.keyword === 'required' && Array.isArray(params['requiredProperties'])) {
+      for (const name of params['requiredProperties'] as string[]) {
+        push(`${e.instancePath}/${name}`, 'is required');
+      }
+      continue;
+    }
+    if (e.keyword === 'additionalProperties' && Array.isArray(params['additionalProperties'])) {
+      for (const name of params['additionalProperties'] as string[]) push(`${e.instancePath}/${name}`, 'is not a known field');
+      continue;
+    }
+    push(path, message);
+  }
+  return out;
+
+  function push(path: string, message: string): void {
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ path, message });
+  }
+}

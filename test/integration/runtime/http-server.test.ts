@@ -1,0 +1,160 @@
+import t, { type Test } from 'tap';
+import Type from 'typebox';
+import { createHttpServer, type HttpServer } from '../../../services/runtime/http/server.js';
+import { createMetrics } from '../../../services/runtime/http/metrics.js';
+import { json, type Route } from '../../../services/runtime/http/route.js';
+import { errors } from '../../../services/runtime/errors.js';
+import { silentLogger } from '../../../services/runtime/logger.js';
+import { call } from '../../support/http.js';
+
+const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/things',
+    name: 'test.createThing',
+    summary: 'create',
+    tags: ['test'],
+    schema: {
+      body: Type.Object({ name: Type.String({ minLength: 1 }), size: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
+      responses: { 201: { description: 'created' } },
+    },
+    handler: (req) => json(201, { created: req.body }),
+  },
+  {
+    method: 'GET',
+    path: '/things/:id',
+    name: 'test.getThing',
+    summary: 'get',
+    tags: ['test'],
+    schema: { query: Type.Object({ verbose: Type.Optional(Type.Boolean()) }), responses: { 200: { description: 'ok' } } },
+    handler: (req) => {
+      if (req.params['id'] === 'missing') throw errors.notFound('Thing missing not found');
+      if (req.params['id'] === 'boom') throw new Error('secret internal detail');
+      return json(200, { id: req.params['id'], verbose: req.query.get('verbose') });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/raw',
+    name: 'test.raw',
+    summary: 'raw',
+    tags: ['test'],
+    rawBody: true,
+    accepts: ['text/plain'],
+    maxBodyBytes: 1024,
+    schema: { responses: { 200: { description: 'ok' } } },
+    handler: async (req) => json(200, { length: req.rawBody.length }),
+  },
+];
+
+let server: HttpServer;
+let base = '';
+t.before(async () => {
+  server = createHttpServer({ host: '127.0.0.1', port: 0, maxBodyBytes: 4096 }, { logger: silentLogger(), metrics: createMetrics() });
+  server.add(routes);
+  base = `http://127.0.0.1:${await server.listen()}`;
+});
+t.teardown(() => server.stopAccepting());
+
+const isProblem = (t: Test, answer: { headers: Headers; body: any }, status: number, code: string): void => {
+  t.equal(answer.headers.get('content-type'), 'application/problem+json');
+  t.equal(answer.body.status, status);
+  t.equal(answer.body.type, `urn:ops:problem:${code}`);
+  t.type(answer.body.title, 'string');
+  t.type(answer.body.detail, 'string');
+};
+
+t.test('a valid JSON body reaches the handler', async (t) => {
+  const answer = await call(base, 'POST', '/things', { json: { name: 'a', size: 2 } });
+  t.equal(answer.status, 201);
+  t.same(answer.body, { created: { name: 'a', size: 2 } });
+});
+
+t.test('an oversize body gets 413 problem+json and the server stays up', async (t) => {
+  const answer = await call(base, 'POST', '/things', { body: JSON.stringify({ name: 'x'.repeat(10_000) }), headers: { 'content-type': 'application/json' } });
+  t.equal(answer.status, 413);
+  isProblem(t, answer, 413, 'payload-too-large');
+  t.equal((await call(base, 'GET', '/things/1')).status, 200);
+});
+
+t.test('a route limit overrides the server limit', async (t) => {
+  const answer = await call(base, 'POST', '/raw', { body: 'y'.repeat(2048), headers: { 'content-type': 'text/plain' } });
+  t.equal(answer.status, 413);
+  t.equal((await call(base, 'POST', '/raw', { body: 'y'.repeat(1000), headers: { 'content-type': 'text/plain' } })).body.length, 1000);
+});
+
+t.test('a wrong content type gets 415 problem+json', async (t) => {
+  const answer = await call(base, 'POST', '/things', { body: 'name=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  t.equal(answer.status, 415);
+  isProblem(t, answer, 415, 'unsupported-media-type');
+  const missing = await call(base, 'POST', '/things', { body: '{}' });
+  t.equal(missing.status, 415);
+});
+
+t.test('content type parameters are ignored', async (t) => {
+  const answer = await call(base, 'POST', '/things', { body: '{"name":"b"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+  t.equal(answer.status, 201);
+});
+
+t.test('an unknown path gets 404 problem+json', async (t) => {
+  const answer = await call(base, 'GET', '/nowhere/at/all');
+  t.equal(answer.status, 404);
+  isProblem(t, answer, 404, 'route-not-found');
+});
+
+t.test('a known path with another method gets 405 with Allow', async (t) => {
+  const answer = await call(base, 'DELETE', '/things/1');
+  t.equal(answer.status, 405);
+  t.equal(answer.headers.get('allow'), 'GET');
+  isProblem(t, answer, 405, 'method-not-allowed');
+});
+
+t.test('malformed JSON gets 400 invalid-json', async (t) => {
+  const answer = await call(base, 'POST', '/things', { body: '{"name":', headers: { 'content-type': 'application/json' } });
+  t.equal(answer.status, 400);
+  isProblem(t, answer, 400, 'invalid-json');
+});
+
+t.test('an empty JSON body gets 400 empty-body', async (t) => {
+  const answer = await call(base, 'POST', '/things', { body: '', headers: { 'content-type': 'application/json' } });
+  t.equal(answer.status, 400);
+  isProblem(t, answer, 400, 'empty-body');
+});
+
+t.test('a body that does not fit the schema lists every offending field', async (t) => {
+  const answer = await call(base, 'POST', '/things', { json: { size: -1, extra: true } });
+  t.equal(answer.status, 400);
+  isProblem(t, answer, 400, 'validation');
+  const paths = (answer.body.errors as Array<{ path: string }>).map((e) => e.path).sort();
+  t.same(paths, ['/extra', '/name', '/size']);
+});
+
+t.test('query parameters are converted and validated', async (t) => {
+  t.equal((await call(base, 'GET', '/things/7?verbose=true')).status, 200);
+  const bad = await call(base, 'GET', '/things/7?verbose=perhaps');
+  t.equal(bad.status, 400);
+  t.equal(bad.body.errors[0].path, '/verbose');
+});
+
+t.test('path parameters are decoded', async (t) => {
+  t.equal((await call(base, 'GET', '/things/a%20b')).body.id, 'a b');
+});
+
+t.test('an AppError keeps its status; an unexpected error is a 500 that hides its message', async (t) => {
+  const missing = await call(base, 'GET', '/things/missing');
+  isProblem(t, missing, 404, 'not-found');
+  const boom = await call(base, 'GET', '/things/boom');
+  isProblem(t, boom, 500, 'internal');
+  t.notMatch(boom.text, /secret internal detail/);
+});
+
+t.test('every answer carries a request id', async (t) => {
+  const answer = await call(base, 'GET', '/things/1', { headers: { 'x-request-id': 'abc-123' } });
+  t.equal(answer.headers.get('x-request-id'), 'abc-123');
+  t.ok((await call(base, 'GET', '/things/1')).headers.get('x-request-id'));
+});
+
+t.test('drain waits for the request in flight', async (t) => {
+  t.equal(server.inFlight(), 0);
+  t.equal(await server.drain(10), true);
+});
