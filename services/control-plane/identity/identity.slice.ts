@@ -1,0 +1,65 @@
+/** Users, workgroups, roles and tokens in memory, with the indexes authentication needs. */
+import type { Slice } from '../model.js';
+import type { RoleRecord, TokenRecord, UserRecord, WorkGroupRecord } from './identity.types.js';
+
+export class IdentitySlice implements Slice {
+  readonly kinds = ['user', 'workgroup', 'role', 'token'];
+  readonly users = new Map<number, UserRecord>();
+  readonly workGroups = new Map<number, WorkGroupRecord>();
+  readonly roles = new Map<string, RoleRecord>();
+  readonly tokens = new Map<number, TokenRecord>();
+  private readonly tokensByHash = new Map<string, TokenRecord>();
+  private readonly groupsOfUser = new Map<number, Set<number>>();
+
+  apply(key: string, kind: string, value: unknown): void {
+    const id = key.slice(kind.length + 1);
+    switch (kind) {
+      case 'user':
+        setOrDelete(this.users, Number(id), value as UserRecord | null);
+        break;
+      case 'role':
+        setOrDelete(this.roles, id, value as RoleRecord | null);
+        break;
+      case 'workgroup': {
+        const before = this.workGroups.get(Number(id));
+        for (const member of before?.memberIds ?? []) this.groupsOfUser.get(member)?.delete(Number(id));
+        setOrDelete(this.workGroups, Number(id), value as WorkGroupRecord | null);
+        for (const member of (value as WorkGroupRecord | null)?.memberIds ?? []) {
+          let groups = this.groupsOfUser.get(member);
+          if (!groups) this.groupsOfUser.set(member, (groups = new Set()));
+          groups.add(Number(id));
+        }
+        break;
+      }
+      case 'token': {
+        const before = this.tokens.get(Number(id));
+        if (before) this.tokensByHash.delete(before.sha256);
+        setOrDelete(this.tokens, Number(id), value as TokenRecord | null);
+        if (value) this.tokensByHash.set((value as TokenRecord).sha256, value as TokenRecord);
+        break;
+      }
+    }
+  }
+
+  tokenByHash(sha256: string): TokenRecord | undefined {
+    return this.tokensByHash.get(sha256);
+  }
+
+  /** Workgroup ids the user is a member of. */
+  workGroupsOf(userId: number): ReadonlySet<number> {
+    return this.groupsOfUser.get(userId) ?? emptySet;
+  }
+
+  rightsOf(user: UserRecord): Set<string> {
+    const rights = new Set<string>();
+    for (const name of user.roles) for (const right of this.roles.get(name)?.rights ?? []) rights.add(right);
+    return rights;
+  }
+}
+
+const emptySet: ReadonlySet<number> = new Set();
+
+function setOrDelete<K, V>(map: Map<K, V>, key: K, value: V | null): void {
+  if (value === null) map.delete(key);
+  else map.set(key, value);
+}
