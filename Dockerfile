@@ -1,0 +1,12 @@
+# One image for every service; docker-compose.yml picks the entry point per container.
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY schemas ./schemas
+COPY pipelines ./pipelines
+COPY services ./services
+COPY tsconfig.json ./
+ENV OPS_PORT=8080 LOG_LEVEL=info
+EXPOSE 8080
+CMD ["node", "--import", "tsx", "services/main.ts"]
