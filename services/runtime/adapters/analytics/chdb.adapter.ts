@@ -1,0 +1,110 @@
+/**
+ * The embedded analytics store (DESIGN §2): the ClickHouse engine in-process through chDB, its data
+ * on disk under `dataDir` so it survives restarts.
+ */
+import { mkdirSync } from 'node:fs';
+import { Session } from 'chdb';
+import type { Logger } from '../../logger.js';
+import type { AnalyticsStore, InsertOptions, QueryParams } from './analytics.port.js';
+import { parseJsonEachRow, toNdjson, validTableName } from './rows.js';
+
+export interface ChdbStoreConfig {
+  dataDir: string;
+  /** Default `ops`. */
+  database?: string;
+}
+
+const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: Logger }): Promise<AnalyticsStore> {
+  const database = config.database ?? 'ops';
+  if (!DATABASE_NAME.test(database)) throw new Error(`invalid ClickHouse database name "${database}"`);
+  mkdirSync(config.dataDir, { recursive: true });
+  const logger = deps.logger.child({ component: 'analytics', kind: 'chdb' });
+
+  // chDB leaves 64-bit integers unquoted in JSON while a ClickHouse server quotes them; the port
+  // promises strings, so both engines must agree.
+  const session = new Session(config.dataDir, { connectionArgs: ['--output_format_json_quote_64bit_integers=1'] });
+
+  // A connection runs one statement at a time anyway (the native side queues them), but each queued
+  // call holds one of libuv's few worker threads (four by default) while it waits; queueing here
+  // keeps it to one, so file system, DNS and zlib work elsewhere in the process are not starved.
+  let tail: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = tail.then(work, work);
+    tail = result.catch(() => undefined);
+    return result;
+  };
+
+  const run = (sql: string, params: QueryParams | undefined, format: string): Promise<string> =>
+    serial(async () => {
+      const result =
+        params && Object.keys(params).length > 0
+          ? await session.queryBindAsync(sql, toChdbParams(params), { format })
+          : await session.queryAsync(sql, { format });
+      return result.text();
+    });
+
+  try {
+    await run('CREATE DATABASE IF NOT EXISTS {db:Identifier}', { db: database }, 'TabSeparated');
+    // USE holds for the rest of the session (statements, bound queries and raw inserts alike), so the
+    // port's unqualified table names resolve in `database`.
+    await run('USE {db:Identifier}', { db: database }, 'TabSeparated');
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+  logger.info({ dataDir: config.dataDir, database }, 'chDB analytics store open');
+
+  let closed = false;
+  return {
+    kind: 'chdb',
+    async command(sql, params) {
+      await run(sql, params, 'TabSeparated');
+    },
+    async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {
+      return parseJsonEachRow<T>(await run(sql, params, 'JSONEachRow'));
+    },
+    async insert(table: string, rows: readonly object[] | Buffer, options?: InsertOptions) {
+      const values = Buffer.isBuffer(rows) ? rows : toNdjson(rows);
+      if (values.length === 0) return;
+      const token = options?.deduplicationToken;
+      await serial(() =>
+        session.insert({
+          table: validTableName(table),
+          values,
+          format: 'JSONEachRow',
+          ...(token === undefined ? {} : { settings: { insert_deduplication_token: token } }),
+        }),
+      );
+    },
+    async ping() {
+      await run('SELECT 1', undefined, 'TabSeparated');
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Closing under a running statement would abort the engine for the whole process.
+      await serial(async () => undefined);
+      session.close();
+      logger.info('chDB analytics store closed');
+    },
+  };
+}
+
+/**
+ * chDB renders a Date parameter without its milliseconds; seconds since the epoch with a fraction
+ * (what @clickhouse/client sends) bind exactly to DateTime and DateTime64 in any time zone.
+ */
+function toChdbParams(params: QueryParams): Record<string, unknown> {
+  const convert = (value: unknown): unknown => {
+    if (value instanceof Date) return value.getTime() / 1000;
+    if (Array.isArray(value)) return value.map(convert);
+    if (value instanceof Map) return new Map([...value].map(([k, v]) => [convert(k), convert(v)]));
+    if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convert(v)]));
+    }
+    return value;
+  };
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, convert(v)]));
+}
