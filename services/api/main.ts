@@ -1,0 +1,4 @@
+/** The api service alone (distributed mode; see docker-compose.yml). */
+import { runService } from '../runtime/main.js';
+
+await runService('api', ['api']);

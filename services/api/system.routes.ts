@@ -1,0 +1,87 @@
+/**
+ * `/healthz` (the process is alive), `/readyz` (every engine answers), `/metrics` (Prometheus
+ * text) and `/api/openapi.json`: served by every process (DESIGN §10).
+ */
+import Type from 'typebox';
+import { HealthSchema, ReadinessSchema } from '../../schemas/system.schema.js';
+import type { Metrics } from '../runtime/http/metrics.js';
+import { buildOpenApi } from '../runtime/http/openapi.js';
+import { json, type Route } from '../runtime/http/route.js';
+
+export interface Pingable {
+  readonly kind: string;
+  ping(): Promise<void>;
+}
+
+const PING_TIMEOUT_MS = 2000;
+
+async function probe(engine: Pingable): Promise<{ ok: boolean; kind: string; error?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      engine.ping(),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS))),
+    ]);
+    return { ok: true, kind: engine.kind };
+  } catch (error) {
+    return { ok: false, kind: engine.kind, error: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function systemRoutes(deps: { engines: Record<string, Pingable>; metrics: Metrics; routes: () => readonly Route[]; version: string }): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/healthz',
+      name: 'system.health',
+      summary: 'Liveness: the process is up',
+      tags: ['system'],
+      schema: { responses: { 200: { description: 'Alive', schema: HealthSchema } } },
+      handler: () => json(200, { status: 'ok' }),
+    },
+    {
+      method: 'GET',
+      path: '/readyz',
+      name: 'system.ready',
+      summary: 'Readiness: every engine this process uses answers',
+      tags: ['system'],
+      schema: {
+        responses: {
+          200: { description: 'All engines reachable', schema: ReadinessSchema },
+          503: { description: 'An engine is unreachable', schema: ReadinessSchema },
+        },
+      },
+      handler: async () => {
+        const names = Object.keys(deps.engines);
+        const results = await Promise.all(names.map((n) => probe(deps.engines[n]!)));
+        const engines = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
+        const ready = results.every((r) => r.ok);
+        return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not-ready', engines });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/metrics',
+      name: 'system.metrics',
+      summary: 'Prometheus metrics of this process',
+      tags: ['system'],
+      schema: { responses: { 200: { description: 'Prometheus text exposition', contentType: 'text/plain', schema: Type.String() } } },
+      handler: async () => ({
+        status: 200,
+        headers: { 'content-type': deps.metrics.registry.contentType },
+        body: await deps.metrics.text(),
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/api/openapi.json',
+      name: 'system.openapi',
+      summary: 'This OpenAPI document',
+      tags: ['system'],
+      schema: { responses: { 200: { description: 'OpenAPI 3.1 document', schema: Type.Object({}, { additionalProperties: true }) } } },
+      handler: () => json(200, buildOpenApi(deps.routes(), { title: 'Operations platform API', version: deps.version })),
+    },
+  ];
+}

@@ -1,0 +1,88 @@
+/**
+ * Composes one process from parts (api, ingress, event worker, SLA worker) over the engines the
+ * configuration names. `npm start` runs every part in one process; each `services/<part>/main.ts`
+ * runs one. Integration tests start it in-process on port 0.
+ */
+import { readFileSync } from 'node:fs';
+import type { Config } from './runtime/config.js';
+import { openEngines, type Engines } from './runtime/engines.js';
+import { createHttpServer, type HttpServer } from './runtime/http/server.js';
+import { createMetrics, type Metrics } from './runtime/http/metrics.js';
+import type { Route } from './runtime/http/route.js';
+import { createLifecycle, type Lifecycle } from './runtime/lifecycle.js';
+import type { Logger } from './runtime/logger.js';
+import { runMigrations } from './runtime/adapters/analytics/migrations.js';
+import { startControlPlane, type ControlPlane } from './control-plane/control-plane.js';
+import { createControlModel, type PlatformModel } from './control-plane/slices.js';
+import { systemRoutes } from './api/system.routes.js';
+import { parts as allParts, type PartName } from './parts.js';
+
+export interface PlatformContext {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  engines: Engines;
+  controlPlane: ControlPlane<PlatformModel>;
+  lifecycle: Lifecycle;
+  /** Milliseconds since the epoch; injected so tests control time. */
+  now: () => number;
+}
+
+/** A piece of the platform that can run in any process. */
+export interface Part {
+  name: PartName;
+  /** Starts background work (consumers...), registers how to stop it, and returns its routes. */
+  start(ctx: PlatformContext): Promise<Route[]>;
+}
+
+export interface Platform extends PlatformContext {
+  port: number;
+  http: HttpServer;
+  stop(reason?: string): Promise<void>;
+}
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export async function startPlatform(config: Config, names: readonly PartName[], deps: { logger: Logger; now?: () => number }): Promise<Platform> {
+  const { logger } = deps;
+  const now = deps.now ?? Date.now;
+  const lifecycle = createLifecycle({ logger, stepTimeoutMs: config.shutdownTimeoutMs });
+  const metrics = createMetrics();
+  try {
+    const engines = await openEngines(config, { logger });
+    lifecycle.onStop('engines', async () => {
+      await Promise.allSettled([engines.analytics.close(), engines.bus.close(), engines.journal.close()]);
+    });
+    metrics.onScrape(async () => {
+      const stats = await engines.bus.stats();
+      for (const [stream, pending] of Object.entries(stats.pending)) metrics.busPending.set({ stream }, pending);
+      metrics.busRedeliveries.set(stats.redeliveries);
+    });
+    const migrated = await runMigrations(engines.analytics, { logger });
+    if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'analytics migrations applied');
+
+    const controlPlane = await startControlPlane(createControlModel(), { journal: engines.journal, logger });
+    lifecycle.onStop('control plane', () => controlPlane.stop());
+
+    const ctx: PlatformContext = { config, logger, metrics, engines, controlPlane, lifecycle, now };
+    const selected = allParts.filter((p) => names.includes(p.name));
+    // Consumers start before the listener so that, at stop, the listener closes and drains first
+    // while the consumers still ack what the in-flight requests wait for.
+    const routes: Route[] = [];
+    for (const part of selected) routes.push(...(await part.start(ctx)));
+
+    const http = createHttpServer({ host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes }, { logger, metrics });
+    http.add(systemRoutes({ engines: { analytics: engines.analytics, bus: engines.bus, journal: engines.journal }, metrics, routes: () => http.routes(), version }));
+    http.add(routes);
+    const port = await http.listen();
+    lifecycle.onStop('http', async () => {
+      http.stopAccepting();
+      const drained = await http.drain(config.shutdownTimeoutMs);
+      if (!drained) logger.warn({ inFlight: http.inFlight() }, 'requests still in flight at shutdown');
+    });
+    return { ...ctx, port, http, stop: (reason = 'stop requested') => lifecycle.stop(reason) };
+  } catch (error) {
+    await lifecycle.stop('start failed');
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+/** Opens the three engines the configuration names (DESIGN §2); the code above them is the same. */
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { AnalyticsStore } from './adapters/analytics/analytics.port.js';
+import { createChdbStore } from './adapters/analytics/chdb.adapter.js';
+import { createClickHouseStore } from './adapters/analytics/clickhouse.adapter.js';
+import type { Bus } from './adapters/bus/bus.port.js';
+import { createMemoryBus } from './adapters/bus/memory.adapter.js';
+import { createJetStreamBus } from './adapters/bus/jetstream.adapter.js';
+import type { Journal } from './adapters/journal/journal.port.js';
+import { openLmdbJournal } from './adapters/journal/lmdb.adapter.js';
+import { openRedisJournal } from './adapters/journal/redis.adapter.js';
+
+export interface Engines {
+  analytics: AnalyticsStore;
+  bus: Bus;
+  journal: Journal;
+}
+
+export async function openEngines(config: Config, deps: { logger: Logger }): Promise<Engines> {
+  const logger = deps.logger;
+  const a = config.analytics;
+  const analytics =
+    a.kind === 'chdb'
+      ? await createChdbStore({ dataDir: a.dataDir }, { logger })
+      : await createClickHouseStore({ url: a.url, username: a.username, password: a.password, database: a.database }, { logger });
+  try {
+    const b = config.bus;
+    const bus = b.kind === 'memory' ? createMemoryBus({ logger }) : await createJetStreamBus({ url: b.url, name: `ops-${process.pid}` }, { logger });
+    try {
+      const j = config.journal;
+      const journal = j.kind === 'lmdb' ? await openLmdbJournal({ path: j.path }, { logger }) : await openRedisJournal({ url: j.url, keyPrefix: j.keyPrefix }, { logger });
+      return { analytics, bus, journal };
+    } catch (error) {
+      await bus.close();
+      throw error;
+    }
+  } catch (error) {
+    await analytics.close();
+    throw error;
+  }
+}
+
+/** Where the data lives, for the start-up log line (never with credentials). */
+export function describeEngines(config: Config): Record<string, string> {
+  const strip = (url: string): string => url.replace(/\/\/[^@/]*@/, '//');
+  return {
+    analytics: config.analytics.kind === 'chdb' ? `chDB at ${config.analytics.dataDir}` : `ClickHouse at ${strip(config.analytics.url)} database ${config.analytics.database}`,
+    bus: config.bus.kind === 'memory' ? 'in-process bus' : `NATS JetStream at ${strip(config.bus.url)}`,
+    journal: config.journal.kind === 'lmdb' ? `LMDB at ${config.journal.path}` : `Redis at ${strip(config.journal.url)} prefix ${config.journal.keyPrefix}`,
+  };
+}

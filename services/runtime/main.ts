@@ -1,0 +1,55 @@
+/**
+ * Runs a process: parses the environment (a bad value stops the start with one line naming the
+ * variable), starts the parts, and stops them in order on SIGTERM or SIGINT, exiting 0.
+ */
+import { ConfigError, isDistributed, loadConfig, type Config } from './config.js';
+import { describeEngines } from './engines.js';
+import { createLogger } from './logger.js';
+import { startPlatform } from '../platform.js';
+import { allPartNames, type PartName } from '../parts.js';
+
+function refuse(line: string): never {
+  process.stderr.write(`ops: ${line}\n`);
+  process.exit(1);
+}
+
+export async function runService(service: string, names: readonly PartName[]): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) refuse(error.message);
+    throw error;
+  }
+  if (names.length < allPartNames.length && !isDistributed(config)) {
+    refuse(`the ${service} service runs as its own process only in distributed mode: set NATS_URL, REDIS_URL and CLICKHOUSE_URL, or run everything with npm start`);
+  }
+  const logger = createLogger(config.logLevel);
+  let platform;
+  try {
+    platform = await startPlatform(config, names, { logger });
+  } catch (err) {
+    logger.fatal({ err }, `${service} failed to start`);
+    logger.flush();
+    process.exit(1);
+  }
+  logger.info({ service, port: platform.port, parts: names, data: describeEngines(config) }, `${service} listening on port ${platform.port}`);
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) return;
+    signalled = true;
+    void platform.stop(signal).then(
+      () => {
+        logger.flush();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'stop failed');
+        logger.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,61 @@
+/**
+ * Starts the whole platform in-process on a free port, on embedded engines in a temporary data
+ * directory (or on the servers named in `env`), with a known admin token. Logs go to `logs`
+ * so tests can inspect them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../services/runtime/config.js';
+import { createLogger } from '../../services/runtime/logger.js';
+import { startPlatform, type Platform } from '../../services/platform.js';
+import { allPartNames, type PartName } from '../../services/parts.js';
+import { call, type Answer } from './http.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface TestPlatform {
+  platform: Platform;
+  base: string;
+  dataDir: string;
+  logs: string[];
+  /** A request as the admin (or with `token`). */
+  api(method: string, path: string, options?: { json?: unknown; body?: string; headers?: Record<string, string>; token?: string | null }): Promise<Answer>;
+  /** Stops the platform; keeps the data directory unless `remove`. */
+  stop(remove?: boolean): Promise<void>;
+}
+
+export async function startTestPlatform(
+  options: { env?: Record<string, string>; dataDir?: string; parts?: readonly PartName[]; logLevel?: string; now?: () => number } = {},
+): Promise<TestPlatform> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ops-platform-'));
+  const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: options.logLevel ?? 'info', ...options.env });
+  config.port = 0;
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const logger = createLogger(config.logLevel, sink);
+  const platform = await startPlatform(config, options.parts ?? allPartNames, options.now ? { logger, now: options.now } : { logger });
+  const base = `http://127.0.0.1:${platform.port}`;
+  let stopped = false;
+  return {
+    platform,
+    base,
+    dataDir,
+    logs,
+    api(method, path, { token = ADMIN_TOKEN, headers = {}, ...rest } = {}) {
+      const auth: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` };
+      return call(base, method, path, { ...rest, headers: { ...auth, ...headers } });
+    },
+    async stop(remove = true) {
+      if (!stopped) await platform.stop('test done');
+      stopped = true;
+      if (remove && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
