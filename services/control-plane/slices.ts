@@ -1,10 +1,12 @@
 /** The control model with every slice of the platform. */
 import { ControlModel, type Command } from './model.js';
 import { IdentitySlice } from './identity/identity.slice.js';
+import { CmdbSlice } from './cmdb/cmdb.slice.js';
+import { StreamsSlice } from './streams/streams.slice.js';
 
-export type PlatformModel = ControlModel<{ identity: IdentitySlice }>;
+export type PlatformModel = ControlModel<{ identity: IdentitySlice; cmdb: CmdbSlice; streams: StreamsSlice }>;
 export type PlatformCommand<R> = Command<R, PlatformModel>;
 
 export function createControlModel(): PlatformModel {
-  return new ControlModel({ identity: new IdentitySlice() });
+  return new ControlModel({ identity: new IdentitySlice(), cmdb: new CmdbSlice(), streams: new StreamsSlice() });
 }

@@ -19,6 +19,7 @@ const catalogue = {
   'not-found': { status: 404, title: 'Not found' },
   'route-not-found': { status: 404, title: 'No such route' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
   gone: { status: 410, title: 'Gone' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
@@ -63,6 +64,7 @@ export const errors = {
   forbidden: (detail: string) => new AppError('forbidden', detail),
   notFound: (detail: string) => new AppError('not-found', detail),
   unprocessable: (detail: string) => new AppError('unprocessable', detail),
+  conflict: (detail: string) => new AppError('conflict', detail),
   gone: (detail: string) => new AppError('gone', detail),
   unavailable: (detail: string, retryAfterSeconds = 1) =>
     new AppError('unavailable', detail, undefined, { 'Retry-After': String(retryAfterSeconds) }),

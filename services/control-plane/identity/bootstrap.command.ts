@@ -1,6 +1,6 @@
 /**
- * First start of an empty installation: the built-in roles and a bootstrap admin holding every
- * platform right. When OPS_ADMIN_TOKEN is set it is (and stays) a token of that admin; otherwise
+ * First start of an empty installation: the built-in roles, the default CI type and a bootstrap
+ * admin holding every platform right. When OPS_ADMIN_TOKEN is set it is (and stays) a token of that admin; otherwise
  * a token is generated and returned so the caller can print it once.
  */
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
@@ -27,6 +27,11 @@ export function bootstrapCommand(input: { adminToken: string | undefined; genera
     const identity = model.slices.identity;
     const changes: JournalChange[] = [];
     for (const role of BUILT_IN_ROLES) if (!identity.roles.has(role.name)) changes.push({ key: `role:${role.name}`, value: role });
+    // Spec #6: a CI created with `configItemType: null` gets the default type, so one must exist.
+    if (model.slices.cmdb.types.size === 0) {
+      const { id, change } = model.sequences.next('citype');
+      changes.push(change, { key: `citype:${id}`, value: { id, name: 'Default', description: 'Default CI type', isDefault: true } });
+    }
 
     const secret = input.adminToken ?? input.generatedToken;
     const digest = sha256Hex(secret);

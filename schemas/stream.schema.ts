@@ -1,0 +1,65 @@
+/**
+ * A data stream (DESIGN §6): its key, status and processing configuration — parser,
+ * preprocessor and post-routing label. Managed through the admin API.
+ */
+import Type, { type Static } from 'typebox';
+import { Id, Name } from './common.schema.js';
+
+export const StreamStatus = Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('pendingDeletion')]);
+
+export const Parser = Type.Union([
+  Type.Object({ type: Type.Literal('xml') }, { additionalProperties: false }),
+  Type.Object(
+    {
+      type: Type.Literal('text'),
+      pattern: Type.Optional(Type.String({ minLength: 1, description: 'A regular expression with named groups; each group becomes a field' })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+export const Preprocessor = Type.Object(
+  {
+    timestampField: Type.Optional(Type.String({ minLength: 1, description: 'Field holding the event date; wins over @timestamp' })),
+    timestampFormat: Type.Optional(
+      Type.Union([Type.Literal('iso8601'), Type.Literal('epoch-ms'), Type.Literal('epoch-s')], { description: 'Default iso8601' }),
+    ),
+    renames: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }))),
+    drops: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    labels: Type.Optional(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+export const StreamConfig = Type.Object(
+  {
+    parser: Type.Optional(Type.Union([Parser, Type.Null()])),
+    preprocessor: Type.Optional(Type.Union([Preprocessor, Type.Null()])),
+    routeLabel: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const Stream = Type.Object({
+  id: Id,
+  name: Name,
+  key: Type.String(),
+  status: StreamStatus,
+  config: StreamConfig,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+
+export const StreamCreate = Type.Object(
+  { name: Name, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])), config: Type.Optional(StreamConfig) },
+  { additionalProperties: false },
+);
+export const StreamPatch = Type.Object(
+  { name: Type.Optional(Name), config: Type.Optional(StreamConfig) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export type StreamModel = Static<typeof Stream>;
+export type StreamConfigModel = Static<typeof StreamConfig>;
+export type StreamCreateBody = Static<typeof StreamCreate>;
+export type StreamPatchBody = Static<typeof StreamPatch>;

@@ -1,0 +1,93 @@
+/** Admin API: CI types and CMDB systems. */
+import Type from 'typebox';
+import { CiTypeAdmin, CiTypeCreate, CiTypePatch, CmdbSystemCreate, CmdbSystemPatch, NamedEntity, type CiTypeCreateBody, type CiTypePatchBody, type CmdbSystemCreateBody } from '../../../schemas/cmdb-reference.schema.js';
+import { createCiType, createCmdbSystem, deleteCiType, deleteCmdbSystem, patchCiType, renameCmdbSystem } from '../../control-plane/cmdb/reference.commands.js';
+import { json, noContent, type Route } from '../../runtime/http/route.js';
+import { ADMIN, ADMIN_PREFIX, type ApiDeps } from '../api-deps.js';
+import { parseId, problems } from '../route-kit.js';
+
+export function referenceRoutes(deps: ApiDeps): Route[] {
+  const cp = deps.controlPlane;
+  const base = { tags: ['admin'], security: 'bearer' as const, authenticate: deps.auth.requireRight(ADMIN) };
+  const id = (params: Record<string, string>) => parseId(params['id']);
+  return [
+    {
+      ...base,
+      method: 'GET',
+      path: `${ADMIN_PREFIX}/config-item-types`,
+      name: 'admin.listCiTypes',
+      summary: 'List CI types, with which is the default',
+      schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiTypeAdmin) }, ...problems(401, 403) } },
+      handler: () => json(200, [...cp.model.slices.cmdb.types.values()].sort((a, b) => a.id - b.id)),
+    },
+    {
+      ...base,
+      method: 'POST',
+      path: `${ADMIN_PREFIX}/config-item-types`,
+      name: 'admin.createCiType',
+      summary: 'Create a CI type',
+      schema: { body: CiTypeCreate, responses: { 201: { description: 'Created', schema: CiTypeAdmin }, ...problems(400, 401, 403, 409, 415) } },
+      handler: async (req) => json(201, await cp.execute(createCiType(req.body as CiTypeCreateBody))),
+    },
+    {
+      ...base,
+      method: 'PATCH',
+      path: `${ADMIN_PREFIX}/config-item-types/:id`,
+      name: 'admin.patchCiType',
+      summary: 'Rename or describe a CI type, or make it the default',
+      schema: { body: CiTypePatch, responses: { 200: { description: 'Updated', schema: CiTypeAdmin }, ...problems(400, 401, 403, 404, 409, 415) } },
+      handler: async (req) => json(200, await cp.execute(patchCiType(id(req.params), req.body as CiTypePatchBody))),
+    },
+    {
+      ...base,
+      method: 'DELETE',
+      path: `${ADMIN_PREFIX}/config-item-types/:id`,
+      name: 'admin.deleteCiType',
+      summary: 'Delete a CI type no CI has (not the default)',
+      schema: { responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404, 409) } },
+      handler: async (req) => {
+        await cp.execute(deleteCiType(id(req.params)));
+        return noContent();
+      },
+    },
+    {
+      ...base,
+      method: 'GET',
+      path: `${ADMIN_PREFIX}/cmdb-systems`,
+      name: 'admin.listCmdbSystems',
+      summary: 'List external CMDB systems',
+      schema: { responses: { 200: { description: 'CMDB systems', schema: Type.Array(NamedEntity) }, ...problems(401, 403) } },
+      handler: () => json(200, [...cp.model.slices.cmdb.systems.values()].sort((a, b) => a.id - b.id)),
+    },
+    {
+      ...base,
+      method: 'POST',
+      path: `${ADMIN_PREFIX}/cmdb-systems`,
+      name: 'admin.createCmdbSystem',
+      summary: 'Register a CMDB system',
+      schema: { body: CmdbSystemCreate, responses: { 201: { description: 'Created', schema: NamedEntity }, ...problems(400, 401, 403, 409, 415) } },
+      handler: async (req) => json(201, await cp.execute(createCmdbSystem(req.body as CmdbSystemCreateBody))),
+    },
+    {
+      ...base,
+      method: 'PATCH',
+      path: `${ADMIN_PREFIX}/cmdb-systems/:id`,
+      name: 'admin.renameCmdbSystem',
+      summary: 'Rename a CMDB system',
+      schema: { body: CmdbSystemPatch, responses: { 200: { description: 'Renamed', schema: NamedEntity }, ...problems(400, 401, 403, 404, 409, 415) } },
+      handler: async (req) => json(200, await cp.execute(renameCmdbSystem(id(req.params), (req.body as { name: string }).name))),
+    },
+    {
+      ...base,
+      method: 'DELETE',
+      path: `${ADMIN_PREFIX}/cmdb-systems/:id`,
+      name: 'admin.deleteCmdbSystem',
+      summary: 'Delete a CMDB system no CI was created on',
+      schema: { responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404, 409) } },
+      handler: async (req) => {
+        await cp.execute(deleteCmdbSystem(id(req.params)));
+        return noContent();
+      },
+    },
+  ];
+}

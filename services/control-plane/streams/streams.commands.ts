@@ -1,0 +1,79 @@
+/** Admin commands on streams (DESIGN §6): keys are generated here and rotatable. */
+import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
+import { errors } from '../../runtime/errors.js';
+import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { StreamRecord } from './streams.slice.js';
+
+export type StreamStatus = StreamRecord['status'];
+
+function findStream(model: PlatformModel, id: number): StreamRecord {
+  const stream = model.slices.streams.streams.get(id);
+  if (!stream) throw errors.notFound(`Stream ${id} not found`);
+  return stream;
+}
+
+/** A regex parser must compile and name its groups, or records would silently lose fields. */
+export function checkStreamConfig(config: StreamConfigModel | undefined): void {
+  const parser = config?.parser;
+  if (parser?.type === 'text' && parser.pattern !== undefined) {
+    let regex: RegExp;
+    try {
+      regex = new RegExp(parser.pattern);
+    } catch (error) {
+      throw errors.badRequest('The text parser pattern is not a valid regular expression', [{ path: '/config/parser/pattern', message: (error as Error).message }]);
+    }
+    if (!/\(\?<[A-Za-z_][A-Za-z0-9_]*>/.test(regex.source)) {
+      throw errors.badRequest('The text parser pattern needs at least one named group', [{ path: '/config/parser/pattern', message: 'has no named group (?<name>...)' }]);
+    }
+  }
+}
+
+function checkName(model: PlatformModel, name: string, except?: number): void {
+  for (const s of model.slices.streams.streams.values()) if (s.name === name && s.id !== except) throw errors.conflict(`A stream named ${name} already exists`);
+}
+
+export function createStream(body: StreamCreateBody, key: string, now: string): PlatformCommand<StreamRecord> {
+  return (model) => {
+    checkName(model, body.name);
+    checkStreamConfig(body.config);
+    const { id, change } = model.sequences.next('stream');
+    const stream: StreamRecord = { id, name: body.name, key, status: body.status ?? 'active', config: body.config ?? {}, createdAt: now, updatedAt: now };
+    return { changes: [change, { key: `stream:${id}`, value: stream }], result: (m) => m.slices.streams.streams.get(id)! };
+  };
+}
+
+export function patchStream(id: number, body: StreamPatchBody, now: string): PlatformCommand<StreamRecord> {
+  return (model) => {
+    const stream = findStream(model, id);
+    if (body.name !== undefined) checkName(model, body.name, id);
+    if (body.config !== undefined) checkStreamConfig(body.config);
+    const next: StreamRecord = { ...stream, ...body, updatedAt: now };
+    return { changes: [{ key: `stream:${id}`, value: next }], result: (m) => m.slices.streams.streams.get(id)! };
+  };
+}
+
+export function rotateStreamKey(id: number, key: string, now: string): PlatformCommand<StreamRecord> {
+  return (model) => {
+    const stream = findStream(model, id);
+    return { changes: [{ key: `stream:${id}`, value: { ...stream, key, updatedAt: now } }], result: (m) => m.slices.streams.streams.get(id)! };
+  };
+}
+
+/** activate / deactivate / mark for deletion; a stream pending deletion can only be deleted. */
+export function setStreamStatus(id: number, status: StreamStatus, now: string): PlatformCommand<StreamRecord> {
+  return (model) => {
+    const stream = findStream(model, id);
+    if (stream.status === 'pendingDeletion' && status !== 'pendingDeletion') {
+      throw errors.conflict(`Stream ${id} is pending deletion; it can only be deleted`);
+    }
+    if (stream.status === status) return { changes: [], result: (m) => m.slices.streams.streams.get(id)! };
+    return { changes: [{ key: `stream:${id}`, value: { ...stream, status, updatedAt: now } }], result: (m) => m.slices.streams.streams.get(id)! };
+  };
+}
+
+export function deleteStream(id: number): PlatformCommand<void> {
+  return (model) => {
+    findStream(model, id);
+    return { changes: [{ key: `stream:${id}`, value: null }], result: () => undefined };
+  };
+}
