@@ -14,6 +14,7 @@ import { workGroupRoutes } from './admin/work-groups.routes.js';
 import { referenceRoutes } from './admin/reference.routes.js';
 import { streamRoutes } from './admin/streams.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
+import { configItemRoutes } from './cmdb/config-items.routes.js';
 
 async function bootstrap(ctx: PlatformContext): Promise<void> {
   const outcome = await ctx.controlPlane.execute(
@@ -30,7 +31,7 @@ async function bootstrap(ctx: PlatformContext): Promise<void> {
 }
 
 export function apiRoutes(deps: ApiDeps): Route[] {
-  return [...userRoutes(deps), ...workGroupRoutes(deps), ...referenceRoutes(deps), ...streamRoutes(deps), ...publicReferenceRoutes(deps)];
+  return [...userRoutes(deps), ...workGroupRoutes(deps), ...referenceRoutes(deps), ...streamRoutes(deps), ...publicReferenceRoutes(deps), ...configItemRoutes(deps)];
 }
 
 export const apiPart: Part = {

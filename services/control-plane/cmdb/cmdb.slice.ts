@@ -13,6 +13,7 @@ export class CmdbSlice implements Slice {
   private readonly dependentsOf = new Map<number, Set<number>>();
   private readonly byNameAndType = new Map<string, number>();
   private readonly byName = new Map<string, Set<number>>();
+  private readonly byLabel = new Map<string, Set<number>>();
 
   apply(key: string, kind: string, value: unknown): void {
     const id = Number(key.slice(kind.length + 1));
@@ -55,6 +56,11 @@ export class CmdbSlice implements Slice {
     return this.byName.get(name) ?? empty;
   }
 
+  /** CIs that carry the label (with any value). */
+  idsWithLabel(label: string): ReadonlySet<number> {
+    return this.byLabel.get(label) ?? empty;
+  }
+
   /** Ancestor ids, nearest first. */
   *ancestors(id: number): Generator<number> {
     let parent = this.cis.get(id)?.parentId ?? null;
@@ -80,6 +86,7 @@ export class CmdbSlice implements Slice {
   private index(ci: CiRecord): void {
     this.byNameAndType.set(nameKey(ci.typeId, ci.name), ci.id);
     addTo(this.byName, ci.name, ci.id);
+    for (const label of Object.keys(ci.labels ?? {})) addTo(this.byLabel, label, ci.id);
     if (ci.parentId !== null) addTo(this.childrenOf, ci.parentId, ci.id);
     for (const influential of ci.influentialIds) addTo(this.dependentsOf, influential, ci.id);
   }
@@ -87,6 +94,7 @@ export class CmdbSlice implements Slice {
   private unindex(ci: CiRecord): void {
     this.byNameAndType.delete(nameKey(ci.typeId, ci.name));
     this.byName.get(ci.name)?.delete(ci.id);
+    for (const label of Object.keys(ci.labels ?? {})) this.byLabel.get(label)?.delete(ci.id);
     if (ci.parentId !== null) this.childrenOf.get(ci.parentId)?.delete(ci.id);
     for (const influential of ci.influentialIds) this.dependentsOf.get(influential)?.delete(ci.id);
   }

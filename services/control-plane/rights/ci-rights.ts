@@ -1,10 +1,11 @@
 /**
  * The one place CI rights are decided (DESIGN §4). Levels follow the implication order
  * write ▸ read ▸ monitoring-read ▸ basic-read. A user's level on a CI is the strongest of:
- * membership of the CI's owner workgroup (write); `ConfigItem` and `Tree` grants on the CI;
- * `Tree` and `ChildrenTree` grants on any ancestor — each grant counting when its workgroup is
- * one of the user's, or is 0 (every workgroup, present and future). Platform admins hold write
- * on every CI.
+ * membership of the owner workgroup of the CI or of any ancestor (write: a workgroup owns the
+ * subtree below its CI, which is why a delete with `applyGrants` hands the owner's rights to the
+ * children, DESIGN §4a); `ConfigItem` and `Tree` grants on the CI; `Tree` and `ChildrenTree`
+ * grants on any ancestor — each grant counting when its workgroup is one of the user's, or is 0
+ * (every workgroup, present and future). Platform admins hold write on every CI.
  */
 import type { CmdbSlice } from '../cmdb/cmdb.slice.js';
 import type { CiRecord, CiRight, GrantRecord } from '../cmdb/cmdb.types.js';
@@ -42,8 +43,9 @@ function ownLevel(ci: CiRecord, subject: Subject): Level {
   return level;
 }
 
-/** Level a CI passes down to its descendants (Tree and ChildrenTree grants). */
+/** Level a CI passes down to its descendants (ownership, Tree and ChildrenTree grants). */
 function inheritedFrom(ci: CiRecord, subject: Subject): Level {
+  if (subject.workGroupIds.has(ci.ownerWorkGroupId)) return Level.Write;
   let level = Level.None;
   for (const grant of ci.grants) if (grant.shareType !== 'ConfigItem' && applies(grant, subject)) level = Math.max(level, grantLevel(grant));
   return level;

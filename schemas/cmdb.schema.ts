@@ -1,0 +1,123 @@
+/**
+ * CI wire models (spec 2.3–2.9) and the request bodies of spec 4.1. Bodies are permissive about
+ * what the domain checks itself (ids, names), so each spec condition — "name missing", "invalid
+ * CI id", "owner workgroup missing" — is answered by its own message rather than a schema error.
+ */
+import Type, { type Static } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const IdRef = Type.Object({ id: Type.Number() });
+const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+export const ShareType = Type.Union([Type.Literal('ConfigItem'), Type.Literal('Tree'), Type.Literal('ChildrenTree')]);
+export const CiRight = Type.Union([
+  Type.Literal('base-system.rsm.basic-read'),
+  Type.Literal('base-system.rsm.monitoring-read'),
+  Type.Literal('base-system.rsm.read'),
+  Type.Literal('base-system.rsm.write'),
+]);
+export const Labels = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()]), {
+  description: 'Label name to a string, an array of strings, or null (a label without value)',
+});
+
+export const Grant = Type.Object({ id: Type.Integer(), workGroupId: Type.Integer(), shareType: ShareType, grants: Type.Array(CiRight) });
+export const Edge = Type.Object({ type: Type.Union([Type.Literal('Hierarchy'), Type.Literal('Influence')]), configItem: IdName });
+export const CmdbLink = Type.Object({ instanceId: Type.Integer(), entityId: Type.String(), labels: Type.Array(Type.String()) });
+
+export const EntityInfo = Type.Object({
+  createdAt: Type.String(),
+  createdBy: Type.Integer(),
+  createdByName: Type.String(),
+  updatedAt: Type.String(),
+  updatedBy: Type.Integer(),
+  updatedByName: Type.String(),
+});
+
+export const CiState = Type.Object({ value: Type.String(), valueUnderMaintenance: Type.String(), Timestamp: Type.String() });
+export const HealthStatus = Type.Object({
+  value: Type.Number(),
+  timestamp: Type.String(),
+  calculation: Type.Object({ resultBy: Type.String(), direct: Type.Number(), weight: Type.Number() }),
+});
+export const HealthInfluence = Type.Object({ value: Type.Number(), maxInfluence: Type.Boolean() });
+
+export const ConfigItem = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  description: Type.String(),
+  parent: Nullable(IdName),
+  ownerWorkGroup: IdName,
+  configItemType: Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String() }),
+  labels: Nullable(Labels),
+  entityInfo: EntityInfo,
+  state: Type.Optional(Nullable(CiState)),
+  healthStatus: Type.Optional(Nullable(HealthStatus)),
+  healthInfluence: Type.Optional(Nullable(HealthInfluence)),
+  cmdbSystem: Type.Optional(Nullable(IdName)),
+  incomingEdges: Type.Array(Edge),
+  outgoingEdges: Type.Array(Edge),
+  cmdbLinks: Type.Array(CmdbLink),
+  sharedToWorkGroups: Type.Array(Grant),
+});
+
+export const ShortCi = IdName;
+export const FilteredCi = Type.Object({ id: Type.Integer(), name: Type.String(), labels: Nullable(Labels) });
+
+export const CiFilter = Type.Object({
+  ids: Type.Optional(Nullable(Type.Array(Type.Number()))),
+  names: Type.Optional(Nullable(Type.Array(Type.String()))),
+  labels: Type.Optional(Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()])))),
+});
+
+const GrantInput = Type.Object({ workGroupId: Type.Number(), shareType: ShareType, grants: Type.Array(CiRight) });
+
+export const CiCreate = Type.Object({
+  id: Type.Optional(Nullable(Type.Number())),
+  name: Type.Optional(Nullable(Type.String())),
+  description: Type.Optional(Nullable(Type.String())),
+  parent: Type.Optional(Nullable(IdRef)),
+  configItemType: Type.Optional(Nullable(IdRef)),
+  ownerWorkGroup: Type.Optional(Nullable(IdRef)),
+  labels: Type.Optional(Nullable(Labels)),
+  cmdbSystemId: Type.Optional(Nullable(Type.Number())),
+  cmdbLinks: Type.Optional(Nullable(Type.Array(CmdbLink))),
+  sharedToWorkGroups: Type.Optional(Nullable(Type.Array(GrantInput))),
+});
+
+export const CiUpdate = Type.Object({
+  name: Type.Optional(Nullable(Type.String())),
+  description: Type.Optional(Nullable(Type.String())),
+  configItemType: Type.Optional(Nullable(IdRef)),
+  ownerWorkGroup: Type.Optional(Nullable(IdRef)),
+  labels: Type.Optional(Nullable(Labels)),
+  cmdbSystemId: Type.Optional(Nullable(Type.Number())),
+  cmdbLinks: Type.Optional(Nullable(Type.Array(CmdbLink))),
+});
+
+export const GrantCreate = Type.Object({
+  workGroupId: Type.Optional(Nullable(Type.Number())),
+  shareType: ShareType,
+  grants: Type.Optional(Nullable(Type.Array(CiRight))),
+});
+
+export const GrantUpdate = Type.Object({
+  id: Type.Optional(Nullable(Type.Number())),
+  workGroupId: Type.Optional(Nullable(Type.Number())),
+  shareType: ShareType,
+  grants: Type.Optional(Nullable(Type.Array(CiRight))),
+});
+
+export const LinkBody = Type.Object({ id: Type.Optional(Nullable(Type.Number())) });
+
+export const GetCiQuery = Type.Object({
+  includeState: Type.Optional(Type.Boolean({ default: false })),
+  includeHealth: Type.Optional(Type.Boolean({ default: false })),
+});
+export const DeleteCiQuery = Type.Object({ applyGrants: Type.Optional(Type.Boolean({ default: false })) });
+
+export type ConfigItemModel = Static<typeof ConfigItem>;
+export type CiFilterBody = Static<typeof CiFilter>;
+export type CiCreateBody = Static<typeof CiCreate>;
+export type CiUpdateBody = Static<typeof CiUpdate>;
+export type GrantCreateBody = Static<typeof GrantCreate>;
+export type GrantUpdateBody = Static<typeof GrantUpdate>;

@@ -1,0 +1,71 @@
+/** Access grants on a CI (spec 2.8, 4.1 #9–#11). */
+import type { GrantCreateBody, GrantUpdateBody } from '../../../schemas/cmdb.schema.js';
+import { errors } from '../../runtime/errors.js';
+import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { CiRight, GrantRecord, ShareType } from './cmdb.types.js';
+import { findCi, isPositiveId, Level, requireLevel, resolveWorkGroup, stamp, type Actor } from './ci-checks.js';
+
+interface GrantInput {
+  workGroupId: number;
+  shareType: ShareType;
+  grants: CiRight[];
+}
+
+/** Grants given with a new CI: known workgroups (or 0), one rule per workgroup and share type. */
+export function checkGrantInputs(model: PlatformModel, inputs: readonly GrantInput[], path: string): void {
+  const seen = new Set<string>();
+  inputs.forEach((g, i) => {
+    resolveWorkGroup(model, g.workGroupId, `${path}/${i}/workGroupId`, true);
+    const key = `${g.workGroupId}/${g.shareType}`;
+    if (seen.has(key)) throw errors.badRequest(`The access rule for workgroup ${g.workGroupId} (${g.shareType}) is given twice`, [{ path: `${path}/${i}`, message: 'duplicate access rule' }]);
+    seen.add(key);
+  });
+}
+
+function requireGrants(grants: CiRight[] | null | undefined): CiRight[] {
+  if (!grants) throw errors.badRequest('The grants list is missing', [{ path: '/grants', message: 'is required' }]);
+  return [...new Set(grants)];
+}
+
+export function addGrant(ciId: number, body: GrantCreateBody, actor: Actor, now: string): PlatformCommand<number> {
+  return (model) => {
+    const grants = requireGrants(body.grants);
+    const ci = findCi(model, ciId);
+    const workGroupId = resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
+    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to share CI ${ciId}`);
+    if (ci.grants.some((g) => g.workGroupId === workGroupId && g.shareType === body.shareType)) {
+      throw errors.badRequest(`The access rule for workgroup ${workGroupId} (${body.shareType}) is already set on CI ${ciId}`, [{ path: '/workGroupId', message: 'access rule already set' }]);
+    }
+    const { id, change } = model.sequences.next('grant');
+    const grant: GrantRecord = { id, workGroupId, shareType: body.shareType, grants };
+    return { changes: [change, { key: `ci:${ciId}`, value: stamp({ ...ci, grants: [...ci.grants, grant] }, actor, now) }], result: () => ciId };
+  };
+}
+
+export function updateGrant(ciId: number, body: GrantUpdateBody, actor: Actor, now: string): PlatformCommand<number> {
+  return (model) => {
+    if (body.workGroupId === null || body.workGroupId === undefined) throw errors.badRequest('The workgroup id is required', [{ path: '/workGroupId', message: 'is required' }]);
+    const grants = requireGrants(body.grants);
+    if (!isPositiveId(body.id)) throw errors.badRequest(`Invalid access-model id: ${JSON.stringify(body.id ?? null)}`, [{ path: '/id', message: 'must be a positive integer' }]);
+    const ci = findCi(model, ciId);
+    const grantId = body.id;
+    const existing = ci.grants.find((g) => g.id === grantId);
+    if (!existing) throw errors.notFound(`Access model ${grantId} not found on CI ${ciId}`);
+    const workGroupId = resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
+    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to change access to CI ${ciId}`);
+    if (ci.grants.some((g) => g.id !== grantId && g.workGroupId === workGroupId && g.shareType === body.shareType)) {
+      throw errors.badRequest(`The access rule for workgroup ${workGroupId} (${body.shareType}) is already set on CI ${ciId}`, [{ path: '/workGroupId', message: 'access rule already set' }]);
+    }
+    const updated = ci.grants.map((g) => (g.id === grantId ? { id: grantId, workGroupId, shareType: body.shareType, grants } : g));
+    return { changes: [{ key: `ci:${ciId}`, value: stamp({ ...ci, grants: updated }, actor, now) }], result: () => ciId };
+  };
+}
+
+export function removeGrant(ciId: number, grantId: number, actor: Actor, now: string): PlatformCommand<void> {
+  return (model) => {
+    const ci = findCi(model, ciId);
+    if (!ci.grants.some((g) => g.id === grantId)) throw errors.notFound(`Access model ${grantId} not found on CI ${ciId}`);
+    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to change access to CI ${ciId}`);
+    return { changes: [{ key: `ci:${ciId}`, value: stamp({ ...ci, grants: ci.grants.filter((g) => g.id !== grantId) }, actor, now) }], result: () => undefined };
+  };
+}

@@ -1,0 +1,76 @@
+/** Hierarchy (#13, #15) and influence (#14, #16) links; both graphs stay acyclic (DESIGN §4a). */
+import { errors } from '../../runtime/errors.js';
+import type { PlatformCommand, PlatformModel } from '../slices.js';
+import { findCi, Level, requireLevel, stamp, type Actor } from './ci-checks.js';
+
+/** True when `target` is reachable from `start` following `next`. */
+function reaches(start: number, target: number, next: (id: number) => Iterable<number>): boolean {
+  const seen = new Set<number>();
+  const stack = [start];
+  while (stack.length > 0) {
+    const id = stack.pop()!;
+    if (id === target) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const n of next(id)) stack.push(n);
+  }
+  return false;
+}
+
+export function addChild(parentId: number, childId: number, actor: Actor, now: string): PlatformCommand<number> {
+  return (model) => {
+    const cmdb = model.slices.cmdb;
+    const parent = findCi(model, parentId, 'Parent CI');
+    const child = findCi(model, childId, 'Child CI');
+    requireLevel(model, actor, parent, Level.Write, `Insufficient privileges on the parent CI ${parentId}`);
+    if (parent.ownerWorkGroupId !== child.ownerWorkGroupId) {
+      throw errors.badRequest(`CI ${parentId} and CI ${childId} belong to different workgroups`, [{ path: '/id', message: 'the child must belong to the parent’s workgroup' }]);
+    }
+    if (child.parentId === parentId) return { changes: [], result: () => childId };
+    if (childId === parentId || reaches(parentId, childId, (id) => cmdb.ancestors(id))) {
+      throw errors.validation([{ path: '/id', message: `CI ${childId} is CI ${parentId} or one of its ancestors: the link would close a cycle` }], 'Invalid model: the hierarchy would contain a cycle');
+    }
+    return { changes: [{ key: `ci:${childId}`, value: stamp({ ...child, parentId }, actor, now) }], result: () => childId };
+  };
+}
+
+export function removeChild(parentId: number, childId: number, actor: Actor, now: string): PlatformCommand<number> {
+  return (model) => {
+    const parent = findCi(model, parentId, 'Parent CI');
+    const child = findCi(model, childId, 'Child CI');
+    if (child.parentId !== parentId) throw errors.notFound(`CI ${childId} is not a child of CI ${parentId}`);
+    requireLevel(model, actor, parent, Level.Write, `Insufficient privileges on the parent CI ${parentId}`);
+    return { changes: [{ key: `ci:${childId}`, value: stamp({ ...child, parentId: null }, actor, now) }], result: () => childId };
+  };
+}
+
+function requireInfluenceRights(model: PlatformModel, actor: Actor, dependentId: number, influentialId: number): void {
+  requireLevel(model, actor, findCi(model, dependentId, 'Dependent CI'), Level.Write, `Insufficient privileges on the dependent CI ${dependentId}`);
+  requireLevel(model, actor, findCi(model, influentialId, 'Influencing CI'), Level.Read, `Insufficient privileges on the influencing CI ${influentialId}`);
+}
+
+export function addInfluential(dependentId: number, influentialId: number, actor: Actor, now: string): PlatformCommand<number> {
+  return (model) => {
+    const cmdb = model.slices.cmdb;
+    const dependent = findCi(model, dependentId, 'Dependent CI');
+    findCi(model, influentialId, 'Influencing CI');
+    requireInfluenceRights(model, actor, dependentId, influentialId);
+    if (dependent.influentialIds.includes(influentialId)) return { changes: [], result: () => dependentId };
+    if (dependentId === influentialId || reaches(dependentId, influentialId, (id) => cmdb.dependentIds(id))) {
+      throw errors.validation([{ path: '/id', message: `CI ${influentialId} already depends on CI ${dependentId}: the link would close a cycle` }], 'Invalid model: the influence graph would contain a cycle');
+    }
+    const next = stamp({ ...dependent, influentialIds: [...dependent.influentialIds, influentialId] }, actor, now);
+    return { changes: [{ key: `ci:${dependentId}`, value: next }], result: () => dependentId };
+  };
+}
+
+export function removeInfluential(dependentId: number, influentialId: number, actor: Actor, now: string): PlatformCommand<number> {
+  return (model) => {
+    const dependent = findCi(model, dependentId, 'Dependent CI');
+    findCi(model, influentialId, 'Influencing CI');
+    if (!dependent.influentialIds.includes(influentialId)) throw errors.notFound(`CI ${influentialId} does not influence CI ${dependentId}`);
+    requireInfluenceRights(model, actor, dependentId, influentialId);
+    const next = stamp({ ...dependent, influentialIds: dependent.influentialIds.filter((x) => x !== influentialId) }, actor, now);
+    return { changes: [{ key: `ci:${dependentId}`, value: next }], result: () => dependentId };
+  };
+}
