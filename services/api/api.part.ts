@@ -9,6 +9,7 @@ import { newTokenSecret } from '../control-plane/identity/tokens.js';
 import { createAuthenticator } from './auth.js';
 import { createTokenUsage } from './token-usage.js';
 import type { ApiDeps } from './api-deps.js';
+import { withCatchUp } from './read-after-write.js';
 import { userRoutes } from './admin/users.routes.js';
 import { workGroupRoutes } from './admin/work-groups.routes.js';
 import { referenceRoutes } from './admin/reference.routes.js';
@@ -42,6 +43,6 @@ export const apiPart: Part = {
     const usage = createTokenUsage({ controlPlane: ctx.controlPlane, logger: ctx.logger, now });
     ctx.lifecycle.onStop('token usage', () => usage.stop());
     const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id) });
-    return apiRoutes({ controlPlane: ctx.controlPlane, auth, now });
+    return apiRoutes({ controlPlane: ctx.controlPlane, auth, now }).map((route) => withCatchUp(route, ctx.controlPlane.catchUp));
   },
 };

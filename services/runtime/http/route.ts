@@ -68,10 +68,11 @@ export interface Route {
   /** True when the route reads a body without a JSON schema (e.g. stream data). */
   rawBody?: boolean;
   /**
-   * Runs on the headers, before the body is read, so a caller without a key or token is turned
-   * away without the server reading a large body. Throws an AppError to refuse.
+   * Runs on the headers, before the body is used, so a caller without a key or token is turned
+   * away early. Throws (or rejects with) an AppError to refuse. Keep it synchronous on hot
+   * paths: an asynchronous check makes the server buffer the body while it waits.
    */
-  authenticate?: (request: Request) => void;
+  authenticate?: (request: Request) => void | Promise<void>;
   handler: (request: Request) => Reply | Promise<Reply>;
 }
 

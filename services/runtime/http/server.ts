@@ -122,13 +122,8 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       return;
     }
     const { route } = compiled;
-    try {
-      if (compiled.queryChecker) {
-        const raw = Object.fromEntries(request.query);
-        const converted = compiled.queryChecker.Convert(raw);
-        if (!compiled.queryChecker.Check(converted)) throw errors.validation(fieldErrors(compiled.queryChecker, converted), 'Invalid query parameters');
-      }
-      route.authenticate?.(request);
+    const limit = route.maxBodyBytes ?? config.maxBodyBytes;
+    const afterAuthentication = (reader: BodyReader | undefined): void => {
       if (!compiled.hasBody) {
         run(request);
         return;
@@ -136,13 +131,12 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       if (!compiled.accepts.has(contentType)) {
         throw new AppError('unsupported-media-type', `Content-Type must be ${[...compiled.accepts].join(' or ')}${contentType ? `, not ${contentType}` : ''}`);
       }
-      const limit = route.maxBodyBytes ?? config.maxBodyBytes;
       const declared = Number(headers['content-length'] ?? 0);
       if (declared > limit) {
         fail(new AppError('payload-too-large', `The body is ${declared} bytes; the limit is ${limit}`), true);
         return;
       }
-      readBody(res, limit, (body) => {
+      (reader ?? readBody(res, limit)).take((body) => {
         if (body === undefined) {
           fail(new AppError('payload-too-large', `The body exceeds the limit of ${limit} bytes`), true);
           return;
@@ -155,6 +149,30 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
           fail(error);
         }
       });
+    };
+    try {
+      if (compiled.queryChecker) {
+        const raw = Object.fromEntries(request.query);
+        const converted = compiled.queryChecker.Convert(raw);
+        if (!compiled.queryChecker.Check(converted)) throw errors.validation(fieldErrors(compiled.queryChecker, converted), 'Invalid query parameters');
+      }
+      const authenticated = route.authenticate?.(request);
+      if (authenticated instanceof Promise) {
+        // uWS hands the body over only to a reader attached now, so start reading while waiting.
+        const reader = compiled.hasBody ? readBody(res, limit) : undefined;
+        authenticated.then(
+          () => {
+            try {
+              afterAuthentication(reader);
+            } catch (error) {
+              fail(error, reader !== undefined && !reader.complete());
+            }
+          },
+          (error: unknown) => fail(error, reader !== undefined && !reader.complete()),
+        );
+        return;
+      }
+      afterAuthentication(undefined);
     } catch (error) {
       fail(error);
     }
@@ -227,23 +245,37 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
   return server;
 }
 
-/** Collects the body, or calls back with undefined as soon as it passes `limit`. */
-function readBody(res: HttpResponse, limit: number, done: (body: Buffer | undefined) => void): void {
+interface BodyReader {
+  /** Calls back once with the whole body, or undefined as soon as it passes the limit. */
+  take(done: (body: Buffer | undefined) => void): void;
+  complete(): boolean;
+}
+
+/** Starts collecting the body (uWS delivers it only to a reader attached in the request's tick). */
+function readBody(res: HttpResponse, limit: number): BodyReader {
   const chunks: Buffer[] = [];
   let size = 0;
-  let over = false;
+  let outcome: { body: Buffer | undefined } | undefined;
+  let waiting: ((body: Buffer | undefined) => void) | undefined;
+  const settle = (body: Buffer | undefined): void => {
+    outcome = { body };
+    waiting?.(body);
+  };
   res.onData((chunk, isLast) => {
-    if (over) return;
+    if (outcome) return;
     size += chunk.byteLength;
-    if (size > limit) {
-      over = true;
-      done(undefined);
-      return;
-    }
+    if (size > limit) return settle(undefined);
     // uWS reuses the chunk's memory after this callback: copy it.
     chunks.push(Buffer.from(new Uint8Array(chunk)));
-    if (isLast) done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    if (isLast) settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
   });
+  return {
+    take(done) {
+      if (outcome) done(outcome.body);
+      else waiting = done;
+    },
+    complete: () => outcome !== undefined,
+  };
 }
 
 function parseJson(body: Buffer, checker: Checker): unknown {

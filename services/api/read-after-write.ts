@@ -1,0 +1,40 @@
+/**
+ * Read-after-write across API processes. Each process applies other processes' changes as its
+ * journal tail delivers them, a few milliseconds late; a client that wrote through one replica
+ * and reads through another must still see its write. So an answer that depends on something
+ * possibly not yet applied here (401 unknown token, 403 no right, 404 not found) is given only
+ * after this process has caught up with the journal and checked again. The happy path costs
+ * nothing; only those refusals pay one journal read.
+ */
+import { isAppError } from '../runtime/errors.js';
+import type { Request, Route } from '../runtime/http/route.js';
+
+const mayBeStale = (error: unknown, statuses: readonly number[]): boolean => isAppError(error) && statuses.includes(error.status);
+
+export function withCatchUp(route: Route, catchUp: () => Promise<void>): Route {
+  const { authenticate, handler } = route;
+  return {
+    ...route,
+    authenticate:
+      authenticate &&
+      ((request: Request) => {
+        try {
+          const result = authenticate(request);
+          if (result instanceof Promise) throw new Error('withCatchUp expects a synchronous authenticate');
+        } catch (error) {
+          if (!mayBeStale(error, [401, 403])) throw error;
+          return catchUp().then(() => authenticate(request));
+        }
+        return undefined;
+      }),
+    handler: async (request) => {
+      try {
+        return await handler(request);
+      } catch (error) {
+        if (!mayBeStale(error, [403, 404])) throw error;
+        await catchUp();
+        return handler(request);
+      }
+    },
+  };
+}
