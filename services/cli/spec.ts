@@ -1,0 +1,100 @@
+/**
+ * What a CLI command is: its words, arguments and options (with help text), how it turns the
+ * parsed command line into one admin-API request, and how it shows the answer as text.
+ * Commands are data; args.ts parses against them, help.ts describes them, main.ts runs them.
+ */
+
+export interface ArgSpec {
+  name: string;
+  description: string;
+  /** 'id': a positive integer (checked before any request). */
+  kind?: 'id';
+}
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  description: string;
+  /** Placeholder shown in help, e.g. 'name' → `--name <name>`. */
+  value?: string;
+  multiple?: boolean;
+  required?: boolean;
+  kind?: 'id';
+}
+
+export type OptionValue = string | boolean | string[] | undefined;
+
+export interface CommandInput {
+  args: Readonly<Record<string, string>>;
+  options: Readonly<Record<string, OptionValue>>;
+}
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below the admin prefix, e.g. `/users/3`. */
+  path: string;
+  body?: unknown;
+}
+
+/** A request to send, or a usage error found while building it (e.g. invalid --config JSON). */
+export type Prepared = { ok: true; request: ApiRequest } | { ok: false; usage: string };
+
+export interface PrepareDeps {
+  readFile: (path: string) => Promise<string>;
+}
+
+/** Text for a successful answer: `data` is the parsed JSON body (undefined for 204). */
+export type Render = (data: unknown, input: CommandInput) => string;
+
+export interface CommandSpec {
+  /** Absent for a one-word command such as `ops whoami`. */
+  verb?: string;
+  summary: string;
+  args?: ArgSpec[];
+  options?: Record<string, OptionSpec>;
+  /** Groups of options of which at most one may be given. */
+  exclusive?: string[][];
+  /** At least one of these options must be given (PATCH bodies need one property). */
+  atLeastOne?: string[];
+  prepare: (input: CommandInput, deps: PrepareDeps) => Prepared | Promise<Prepared>;
+  render: Render;
+}
+
+export interface NounSpec {
+  name: string;
+  summary: string;
+  commands: CommandSpec[];
+}
+
+// Small helpers for command files.
+
+export const send = (method: ApiRequest['method'], path: string, body?: unknown): Prepared =>
+  ({ ok: true, request: body === undefined ? { method, path } : { method, path, body } });
+
+export const usage = (message: string): Prepared => ({ ok: false, usage: message });
+
+/** One path segment, encoded. */
+export const seg = (value: string): string => encodeURIComponent(value);
+
+export const str = (input: CommandInput, name: string): string | undefined => {
+  const value = input.options[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export const strs = (input: CommandInput, name: string): string[] | undefined => {
+  const value = input.options[name];
+  return Array.isArray(value) ? value : undefined;
+};
+
+export const flag = (input: CommandInput, name: string): boolean => input.options[name] === true;
+
+/** Id options are checked by args.ts, so the conversion cannot fail here. */
+export const num = (input: CommandInput, name: string): number | undefined => {
+  const value = str(input, name);
+  return value === undefined ? undefined : Number(value);
+};
+
+export const nums = (input: CommandInput, name: string): number[] | undefined => strs(input, name)?.map(Number);
+
+/** An object without its undefined properties, so optional fields are left out of bodies. */
+export const defined = (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
