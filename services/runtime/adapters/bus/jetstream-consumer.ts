@@ -1,0 +1,211 @@
+/**
+ * One consume() call on JetStream: a durable pull consumer and a fetch ▸ handler loop. Errors
+ * (server gone, consumer lost with a restarted server) never end the loop: it backs off,
+ * recreates the consumer and goes on, so consumers resume by themselves after a reconnect.
+ */
+import { AckPolicy, createInbox, DeliverPolicy, nanos, type ConsumerConfig, type JetStreamManager, type Msg, type NatsConnection } from 'nats';
+import type { Logger } from '../../logger.js';
+import type { BatchHandler, BusMessage, ConsumerSpec } from './bus.port.js';
+
+export interface JetStreamConsumerDeps {
+  nc: NatsConnection;
+  jsm: JetStreamManager;
+  logger: Logger;
+  redelivered(): void;
+}
+
+interface Tracked {
+  readonly message: BusMessage;
+  open: boolean;
+  /** After this the server has handed the message to someone else: it is no longer ours to nak. */
+  deadline: number;
+}
+
+async function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec): Promise<void> {
+  const changeable = {
+    ack_wait: nanos(spec.ackWaitMs),
+    max_deliver: spec.maxDeliver ?? -1,
+    ...(spec.filterSubject === undefined ? {} : { filter_subject: spec.filterSubject }),
+  };
+  const config: Partial<ConsumerConfig> = {
+    durable_name: spec.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ...changeable,
+  };
+  try {
+    await jsm.consumers.add(spec.stream, config);
+  } catch (error) {
+    // add refuses an existing durable whose settings changed; update takes the ones that may.
+    try {
+      await jsm.consumers.update(spec.stream, spec.durable, changeable);
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/** From the ack subject: $JS.ACK.<stream>.<consumer>.<delivered>.…, or with <domain>.<account> after ACK. */
+function deliveryCountOf(reply: string | undefined): number {
+  const tokens = (reply ?? '').split('.');
+  const count = Number(tokens[tokens.length === 9 ? 4 : 6]);
+  return Number.isInteger(count) && count > 0 ? count : 1;
+}
+
+export class JetStreamConsumer {
+  readonly finished: Promise<void>;
+  private stopped = false;
+  private signalStop!: () => void;
+  private readonly stopping = new Promise<void>((resolve) => (this.signalStop = resolve));
+  private readonly open = new Set<Tracked>();
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly spec: ConsumerSpec,
+    private readonly handler: BatchHandler,
+    private readonly deps: JetStreamConsumerDeps,
+  ) {
+    this.logger = deps.logger.child({ stream: spec.stream, durable: spec.durable });
+    this.finished = this.run();
+  }
+
+  /** The pull in flight is left to end by itself (within maxWaitMs): see fetch(). */
+  stop(): Promise<void> {
+    this.stopped = true;
+    this.signalStop();
+    return this.finished;
+  }
+
+  private async run(): Promise<void> {
+    let ready = false;
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        if (!ready) {
+          await Promise.race([ensureConsumer(this.deps.jsm, this.spec), this.stopping]);
+          ready = !this.stopped;
+          continue;
+        }
+        const msgs = await this.fetch();
+        failures = 0;
+        if (this.stopped) {
+          for (const m of msgs) this.safely(() => m.respond('-NAK'));
+          break;
+        }
+        if (msgs.length > 0) await this.handle(msgs);
+      } catch (err) {
+        ready = false;
+        failures++;
+        const log = failures === 1 ? this.logger.warn.bind(this.logger) : this.logger.debug.bind(this.logger);
+        log({ err, failures }, 'bus consumer cannot fetch, retrying');
+        await this.pause(Math.min(2000, 50 * 2 ** Math.min(failures, 6)));
+      }
+    }
+    const now = Date.now();
+    for (const t of this.open) if (t.open && t.deadline > now) t.message.nak();
+    this.open.clear();
+  }
+
+  /**
+   * One pull request: the server hands over up to maxBatch messages and holds the request until
+   * the batch is full or maxWaitMs has passed, then answers 408. The client listens until that
+   * answer. The deprecated js.fetch() stops listening on its own timer, just before the server's
+   * expiry; a message sent into that gap came back with a wrong deliveryCount (1, 2, then 1
+   * again with nats-server 2.9.10), which defeats maxDeliver. consumer.fetch() does wait for
+   * the server, but refuses waits under 1 s.
+   */
+  private fetch(): Promise<Msg[]> {
+    const { nc } = this.deps;
+    const batch = Math.max(1, this.spec.maxBatch);
+    const expires = Math.max(10, this.spec.maxWaitMs);
+    const inbox = createInbox();
+    return new Promise<Msg[]>((resolve, reject) => {
+      const out: Msg[] = [];
+      const finish = (err?: Error): void => {
+        clearTimeout(lost);
+        if (!sub.isClosed()) sub.unsubscribe();
+        if (err && out.length === 0) reject(err);
+        else resolve(out);
+      };
+      const sub = nc.subscribe(inbox, {
+        callback: (err, msg) => {
+          if (err) return finish(err);
+          const code = msg.headers?.code ?? 0;
+          if (code === 0) {
+            out.push(msg);
+            if (out.length >= batch) finish();
+          } else if (code === 404 || code === 408) finish();
+          else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
+        },
+      });
+      // Only when the answer never comes: the connection dropped meanwhile.
+      const lost = setTimeout(() => finish(), expires + 1000);
+      try {
+        nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify({ batch, expires: nanos(expires) }), {
+          reply: inbox,
+        });
+      } catch (err) {
+        finish(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  }
+
+  private async handle(msgs: Msg[]): Promise<void> {
+    const batch = msgs.map((m) => this.track(m));
+    try {
+      await this.handler(batch.map((t) => t.message));
+    } catch (err) {
+      this.logger.error({ err, size: batch.length }, 'batch handler failed');
+      for (const t of batch) if (t.open) t.message.nak();
+    }
+    const now = Date.now();
+    for (const t of this.open) if (!t.open || t.deadline <= now) this.open.delete(t);
+  }
+
+  private track(m: Msg): Tracked {
+    const deliveryCount = deliveryCountOf(m.reply);
+    if (deliveryCount > 1) this.deps.redelivered();
+    const ackWaitMs = this.spec.ackWaitMs;
+    const settle = (action: () => void): void => {
+      if (!t.open) return;
+      t.open = false;
+      this.safely(action);
+    };
+    const t: Tracked = {
+      open: true,
+      deadline: Date.now() + ackWaitMs,
+      message: {
+        subject: m.subject,
+        data: m.data,
+        msgId: m.headers?.get('Nats-Msg-Id') || undefined,
+        deliveryCount,
+        ack: () => settle(() => m.respond('+ACK')),
+        term: () => settle(() => m.respond('+TERM')),
+        nak: (delayMs?: number) => settle(() => m.respond(delayMs ? `-NAK ${JSON.stringify({ delay: nanos(delayMs) })}` : '-NAK')),
+        working: () => {
+          if (!t.open) return;
+          t.deadline = Date.now() + ackWaitMs;
+          this.safely(() => m.respond('+WPI'));
+        },
+      },
+    };
+    this.open.add(t);
+    return t;
+  }
+
+  /** An ack on a closed connection throws; the message simply comes back after ackWait. */
+  private safely(action: () => void): void {
+    try {
+      action();
+    } catch (err) {
+      this.logger.debug({ err }, 'ack not sent');
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), this.stopping]).finally(() =>
+      clearTimeout(timer),
+    );
+  }
+}

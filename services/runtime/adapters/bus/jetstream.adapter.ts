@@ -1,0 +1,201 @@
+/**
+ * The bus on NATS JetStream (distributed mode, DESIGN §2). Streams are file-backed, consumers
+ * are durable pull consumers (jetstream-consumer.ts). The connection retries forever, so a
+ * restarted nats-server is picked up again without restarting the process; meanwhile publish
+ * fails fast with BusUnavailableError and the ingress answers 503.
+ */
+import {
+  connect,
+  DiscardPolicy,
+  ErrorCode,
+  nanos,
+  NatsError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+  type NatsConnection,
+  type StreamConfig,
+} from 'nats';
+import type { Logger } from '../../logger.js';
+import {
+  BusUnavailableError,
+  type BatchHandler,
+  type Bus,
+  type BusConsumer,
+  type BusStats,
+  type ConsumerSpec,
+  type PublishAck,
+  type PublishOptions,
+  type StreamSpec,
+} from './bus.port.js';
+import { JetStreamConsumer } from './jetstream-consumer.js';
+
+export interface JetStreamBusConfig {
+  url: string;
+  /** Connection name shown by the server's monitoring. */
+  name?: string;
+}
+
+const API_TIMEOUT_MS = 5000;
+const DEFAULT_PUBLISH_TIMEOUT_MS = 5000;
+const PING_TIMEOUT_MS = 2000;
+const CLOSE_TIMEOUT_MS = 5000;
+
+const withoutCredentials = (url: string): string => url.replace(/\/\/[^@/]*@/, '//');
+
+/** Errors that say "not now" rather than "wrong": the caller should retry later. */
+function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof NatsError)) return false;
+  const codes: string[] = [ErrorCode.Timeout, ErrorCode.NoResponders, ErrorCode.ConnectionClosed, ErrorCode.Disconnect, ErrorCode.ConnectionDraining];
+  return codes.includes(err.code);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function createJetStreamBus(config: JetStreamBusConfig, deps: { logger: Logger }): Promise<Bus> {
+  const logger = deps.logger.child({ component: 'bus', bus: 'jetstream', url: withoutCredentials(config.url) });
+  const nc = await connect({
+    servers: config.url,
+    ...(config.name === undefined ? {} : { name: config.name }),
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    reconnectJitter: 100,
+  });
+  // A publish made while disconnected is lost at the next reconnect attempt (nats.js resets its
+  // outbound buffer then), so it fails at once rather than at its timeout.
+  let connected = true;
+  void watchConnection(nc, logger, (up) => (connected = up));
+  let jsm: JetStreamManager;
+  try {
+    jsm = await nc.jetstreamManager({ timeout: API_TIMEOUT_MS });
+  } catch (err) {
+    await nc.close();
+    throw new Error(`JetStream is not available at ${withoutCredentials(config.url)}: ${describe(err)}`);
+  }
+  const js = nc.jetstream({ timeout: API_TIMEOUT_MS });
+  const streams = new Map<string, StreamSpec>();
+  const consumers = new Set<JetStreamConsumer>();
+  let redeliveries = 0;
+  let closed = false;
+
+  const unavailable = (what: string, err: unknown): BusUnavailableError => new BusUnavailableError(`${what}: ${describe(err)}`);
+
+  return {
+    kind: 'jetstream',
+
+    async ensureStream(spec: StreamSpec): Promise<void> {
+      const bounded = spec.maxMessages !== undefined && spec.maxMessages >= 0;
+      const cfg: Partial<StreamConfig> = {
+        name: spec.name,
+        subjects: spec.subjects,
+        retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
+        storage: StorageType.File,
+        duplicate_window: nanos(spec.duplicateWindowMs),
+        max_msgs: bounded ? spec.maxMessages : -1,
+        // Refusing the new message is what turns a full stream into backpressure on publish.
+        discard: bounded ? DiscardPolicy.New : DiscardPolicy.Old,
+      };
+      try {
+        await jsm.streams.add(cfg);
+      } catch (addError) {
+        if (isUnavailable(addError)) throw unavailable(`stream ${spec.name} not created`, addError);
+        try {
+          await jsm.streams.update(spec.name, cfg);
+        } catch (err) {
+          if (isUnavailable(err)) throw unavailable(`stream ${spec.name} not updated`, err);
+          throw new Error(`stream ${spec.name} cannot be created (${describe(addError)}) nor updated (${describe(err)})`);
+        }
+      }
+      streams.set(spec.name, spec);
+    },
+
+    async publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      if (!connected) throw new BusUnavailableError('NATS connection lost, reconnecting');
+      try {
+        const ack = await js.publish(subject, data, { msgID: options.msgId, timeout: options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS });
+        return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
+      } catch (err) {
+        // Timeout, no responders, closed connection, a full stream: all mean "try again later".
+        throw unavailable(`publish to ${subject} not acknowledged`, err);
+      }
+    },
+
+    consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer {
+      if (closed) throw new Error('bus closed');
+      const consumer = new JetStreamConsumer(spec, handler, { nc, jsm, logger, redelivered: () => void redeliveries++ });
+      consumers.add(consumer);
+      void consumer.finished.then(() => consumers.delete(consumer));
+      return { stop: () => consumer.stop() };
+    },
+
+    async stats(): Promise<BusStats> {
+      const pending: Record<string, number> = {};
+      try {
+        for (const spec of streams.values()) {
+          let count: number | undefined;
+          // A workqueue stream holds exactly the unacknowledged messages.
+          if (spec.retention === 'limits') {
+            for await (const ci of jsm.consumers.list(spec.name)) count = Math.max(count ?? 0, ci.num_pending + ci.num_ack_pending);
+          }
+          pending[spec.name] = count ?? (await jsm.streams.info(spec.name)).state.messages;
+        }
+      } catch (err) {
+        throw unavailable('bus statistics unavailable', err);
+      }
+      return { pending, redeliveries };
+    },
+
+    async ping(): Promise<void> {
+      if (closed || nc.isClosed()) throw new BusUnavailableError('bus closed');
+      if (!connected) throw new BusUnavailableError('NATS connection lost, reconnecting');
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([jsm.getAccountInfo(), late]);
+      } catch (err) {
+        throw unavailable('JetStream does not answer', err);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...consumers].map((c) => c.stop()));
+      await closeConnection(nc, logger);
+    },
+  };
+}
+
+/** Drains (so the last acks and naks go out), but never hangs on a server that is gone. */
+async function closeConnection(nc: NatsConnection, logger: Logger): Promise<void> {
+  if (nc.isClosed()) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS)));
+  try {
+    await Promise.race([nc.drain(), late]);
+  } catch (err) {
+    logger.debug({ err }, 'drain failed');
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!nc.isClosed()) await nc.close();
+}
+
+async function watchConnection(nc: NatsConnection, logger: Logger, connected: (up: boolean) => void): Promise<void> {
+  for await (const s of nc.status()) {
+    if (s.type === 'disconnect') {
+      connected(false);
+      logger.warn({ server: s.data }, 'NATS connection lost, reconnecting');
+    } else if (s.type === 'reconnect') {
+      connected(true);
+      logger.info({ server: s.data }, 'NATS connection restored');
+    } else if (s.type === 'error') logger.warn({ err: s.data }, 'NATS connection error');
+  }
+}

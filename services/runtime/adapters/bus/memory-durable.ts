@@ -1,0 +1,237 @@
+/**
+ * One durable consumer of the in-process bus, modelled on a JetStream pull consumer: a cursor
+ * over the stream, the messages delivered and not yet settled, and the pull requests of the
+ * workers sharing it. A message is "delivered" when it is claimed for a pull request, so its
+ * ack deadline runs from then, as on JetStream.
+ */
+import type { BusMessage, ConsumerSpec } from './bus.port.js';
+import { subjectMatches } from './subject-match.js';
+
+export interface StoredMessage {
+  readonly seq: number;
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly msgId: string | undefined;
+}
+
+/** The stream as a durable sees it. */
+export interface DurableHost {
+  readonly lastSeq: number;
+  message(seq: number): StoredMessage | undefined;
+  settled(seq: number): void;
+  dropped(seq: number, durable: string): void;
+  redelivered(): void;
+}
+
+export interface Delivery {
+  readonly seq: number;
+  readonly token: number;
+  readonly message: BusMessage;
+}
+
+export interface Pull {
+  readonly done: Promise<Delivery[]>;
+}
+
+interface PullState extends Pull {
+  readonly max: number;
+  readonly maxWaitMs: number;
+  readonly batch: Delivery[];
+  timer: NodeJS.Timeout | undefined;
+  resolve(batch: Delivery[]): void;
+}
+
+interface Outstanding {
+  /** Changes on every state change, so a stale delivery's nak/working is ignored. */
+  token: number;
+  count: number;
+  state: 'delivered' | 'delayed' | 'ready';
+  timer: NodeJS.Timeout | undefined;
+}
+
+export class MemoryDurable {
+  private spec: ConsumerSpec;
+  private nextSeq = 1;
+  private tokens = 0;
+  private closed = false;
+  /** Seqs waiting for redelivery, ascending: they go before new messages, in stream order. */
+  private readonly ready: number[] = [];
+  private readonly outstanding = new Map<number, Outstanding>();
+  private readonly waiting: PullState[] = [];
+
+  constructor(
+    readonly name: string,
+    spec: ConsumerSpec,
+    private readonly host: DurableHost,
+  ) {
+    this.spec = spec;
+  }
+
+  /** A later consume() with other settings updates the durable, as a consumer update would. */
+  configure(spec: ConsumerSpec): void {
+    this.spec = spec;
+  }
+
+  matches(subject: string): boolean {
+    return this.spec.filterSubject === undefined || subjectMatches(this.spec.filterSubject, subject);
+  }
+
+  /** This durable will never need `seq` again (limits retention keeps a message until then). */
+  passed(seq: number, subject: string): boolean {
+    return !this.matches(subject) || (this.nextSeq > seq && !this.outstanding.has(seq));
+  }
+
+  pull(max: number, maxWaitMs: number): Pull {
+    let resolve!: (batch: Delivery[]) => void;
+    const done = new Promise<Delivery[]>((r) => (resolve = r));
+    const pull: PullState = { done, max: Math.max(1, max), maxWaitMs: Math.max(0, maxWaitMs), batch: [], timer: undefined, resolve };
+    if (this.closed) resolve([]);
+    else {
+      this.waiting.push(pull);
+      this.dispatch();
+    }
+    return pull;
+  }
+
+  /** Ends a pull at once; what it already claimed comes back with it, for unclaim(). */
+  cancel(pull: Pull): void {
+    const state = this.waiting.find((p) => p === pull);
+    if (state) this.finish(state);
+  }
+
+  /** Puts back a message claimed but never handed to a handler, without counting a delivery. */
+  unclaim(d: Delivery): void {
+    const o = this.outstanding.get(d.seq);
+    if (!o || o.token !== d.token || o.state !== 'delivered') return;
+    o.count--;
+    this.makeReady(d.seq, o);
+  }
+
+  /** The delivery is still the live one and nobody acked, naked or termed it. */
+  isOpen(d: Delivery): boolean {
+    const o = this.outstanding.get(d.seq);
+    return o !== undefined && o.token === d.token && o.state === 'delivered';
+  }
+
+  dispatch(): void {
+    while (!this.closed && this.waiting.length > 0) {
+      const seq = this.takeNext();
+      if (seq === undefined) return;
+      const pull = this.waiting[0]!;
+      pull.batch.push(this.deliver(seq));
+      if (pull.batch.length >= pull.max) this.finish(pull);
+      else if (pull.batch.length === 1) pull.timer = setTimeout(() => this.finish(pull), pull.maxWaitMs);
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const o of this.outstanding.values()) clearTimeout(o.timer);
+    for (const pull of [...this.waiting]) this.finish(pull);
+  }
+
+  private takeNext(): number | undefined {
+    while (this.ready.length > 0) {
+      const seq = this.ready.shift()!;
+      if (this.host.message(seq)) return seq;
+      this.outstanding.delete(seq);
+    }
+    while (this.nextSeq <= this.host.lastSeq) {
+      const seq = this.nextSeq++;
+      const m = this.host.message(seq);
+      if (m && this.matches(m.subject)) return seq;
+    }
+    return undefined;
+  }
+
+  private finish(pull: PullState): void {
+    const i = this.waiting.indexOf(pull);
+    if (i >= 0) this.waiting.splice(i, 1);
+    clearTimeout(pull.timer);
+    pull.resolve(pull.batch);
+  }
+
+  private deliver(seq: number): Delivery {
+    const stored = this.host.message(seq)!;
+    let o = this.outstanding.get(seq);
+    if (!o) {
+      o = { token: 0, count: 0, state: 'delivered', timer: undefined };
+      this.outstanding.set(seq, o);
+    }
+    o.count++;
+    o.state = 'delivered';
+    const token = (o.token = ++this.tokens);
+    this.armAckTimer(seq, o);
+    if (o.count > 1) this.host.redelivered();
+    const live = (): Outstanding | undefined => {
+      const cur = this.outstanding.get(seq);
+      return cur && cur.token === token && cur.state === 'delivered' ? cur : undefined;
+    };
+    const message: BusMessage = {
+      subject: stored.subject,
+      data: stored.data,
+      msgId: stored.msgId,
+      deliveryCount: o.count,
+      // An ack from an older delivery still settles the message: the work it stands for is done.
+      ack: () => this.settle(seq),
+      term: () => this.settle(seq),
+      nak: (delayMs?: number) => {
+        const cur = live();
+        if (cur) this.giveBack(seq, cur, delayMs ?? 0);
+      },
+      working: () => {
+        const cur = live();
+        if (cur) this.armAckTimer(seq, cur);
+      },
+    };
+    return { seq, token, message };
+  }
+
+  private armAckTimer(seq: number, o: Outstanding): void {
+    clearTimeout(o.timer);
+    if (this.closed) return;
+    const token = o.token;
+    o.timer = setTimeout(() => {
+      if (o.token === token && o.state === 'delivered' && this.outstanding.get(seq) === o) this.giveBack(seq, o, 0);
+    }, this.spec.ackWaitMs);
+  }
+
+  private settle(seq: number): void {
+    const o = this.outstanding.get(seq);
+    if (!o || this.closed) return;
+    clearTimeout(o.timer);
+    this.outstanding.delete(seq);
+    if (o.state === 'ready') this.ready.splice(this.ready.indexOf(seq), 1);
+    this.host.settled(seq);
+  }
+
+  private giveBack(seq: number, o: Outstanding, delayMs: number): void {
+    clearTimeout(o.timer);
+    o.timer = undefined;
+    if (this.closed) return;
+    const max = this.spec.maxDeliver ?? -1;
+    if (max > 0 && o.count >= max) {
+      this.outstanding.delete(seq);
+      this.host.dropped(seq, this.name);
+      return;
+    }
+    if (delayMs <= 0) {
+      this.makeReady(seq, o);
+      return;
+    }
+    o.state = 'delayed';
+    o.token = ++this.tokens;
+    o.timer = setTimeout(() => this.makeReady(seq, o), delayMs);
+  }
+
+  private makeReady(seq: number, o: Outstanding): void {
+    clearTimeout(o.timer);
+    o.timer = undefined;
+    o.state = 'ready';
+    o.token = ++this.tokens;
+    let i = this.ready.length;
+    while (i > 0 && this.ready[i - 1]! > seq) i--;
+    this.ready.splice(i, 0, seq);
+    this.dispatch();
+  }
+}

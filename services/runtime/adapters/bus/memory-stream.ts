@@ -1,0 +1,131 @@
+/**
+ * One stream of the in-process bus: the stored messages, the message ids seen within the
+ * duplicate window, and its durables. Each stored message carries the outcome its publishers
+ * wait for: the first ack or term of any consumer settles it, a drop after maxDeliver fails it.
+ */
+import { BusUnavailableError, type ConsumerSpec, type StreamSpec } from './bus.port.js';
+import { MemoryDurable, type DurableHost, type StoredMessage } from './memory-durable.js';
+
+export interface StreamEntry extends StoredMessage {
+  readonly storedAt: number;
+  /** Resolves on the first ack/term, rejects when dropped or when the bus closes. */
+  readonly outcome: Promise<void>;
+  done: boolean;
+  settle(error?: Error): void;
+}
+
+export interface StreamEvents {
+  redelivered(): void;
+  dropped(stream: string, durable: string, entry: StreamEntry): void;
+}
+
+export class MemoryStream implements DurableHost {
+  lastSeq = 0;
+  private readonly messages = new Map<number, StreamEntry>();
+  /** Insertion order is store order, so the expired ids are always at the front. */
+  private readonly ids = new Map<string, StreamEntry>();
+  readonly durables = new Map<string, MemoryDurable>();
+
+  constructor(
+    public spec: StreamSpec,
+    private readonly events: StreamEvents,
+  ) {}
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get size(): number {
+    return this.messages.size;
+  }
+
+  message(seq: number): StoredMessage | undefined {
+    return this.messages.get(seq);
+  }
+
+  durable(spec: ConsumerSpec): MemoryDurable {
+    let d = this.durables.get(spec.durable);
+    if (d) d.configure(spec);
+    else {
+      d = new MemoryDurable(spec.durable, spec, this);
+      this.durables.set(spec.durable, d);
+    }
+    return d;
+  }
+
+  /** The entry already stored under this message id within the window, if any. */
+  duplicateOf(msgId: string, now: number): StreamEntry | undefined {
+    for (const [id, entry] of this.ids) {
+      if (now - entry.storedAt < this.spec.duplicateWindowMs) break;
+      this.ids.delete(id);
+    }
+    return this.ids.get(msgId);
+  }
+
+  store(subject: string, data: Uint8Array, msgId: string | undefined, now: number): StreamEntry {
+    const max = this.spec.maxMessages;
+    if (max !== undefined && max >= 0 && this.messages.size >= max) {
+      throw new BusUnavailableError(`stream ${this.name} holds ${this.messages.size} messages, its bound`);
+    }
+    let settle!: (error?: Error) => void;
+    const outcome = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error ? reject(error) : resolve());
+    });
+    // A publisher may have given up (timeout) before the outcome: that is not an unhandled error.
+    outcome.catch(() => undefined);
+    const entry: StreamEntry = {
+      seq: ++this.lastSeq,
+      subject,
+      data,
+      msgId,
+      storedAt: now,
+      outcome,
+      done: false,
+      settle(error) {
+        if (entry.done) return;
+        entry.done = true;
+        settle(error);
+      },
+    };
+    this.messages.set(entry.seq, entry);
+    if (msgId !== undefined) this.ids.set(msgId, entry);
+    for (const d of this.durables.values()) d.dispatch();
+    return entry;
+  }
+
+  settled(seq: number): void {
+    const entry = this.messages.get(seq);
+    if (!entry) return;
+    entry.settle();
+    this.collect(entry);
+  }
+
+  dropped(seq: number, durable: string): void {
+    const entry = this.messages.get(seq);
+    if (!entry) return;
+    if (!entry.done) {
+      entry.settle(new BusUnavailableError(`message ${entry.msgId ?? seq} of ${this.name} dropped after maxDeliver`));
+      // Nobody processed it: a retry of the same id must be stored again, not swallowed.
+      if (entry.msgId !== undefined && this.ids.get(entry.msgId) === entry) this.ids.delete(entry.msgId);
+      this.events.dropped(this.name, durable, entry);
+    }
+    this.collect(entry);
+  }
+
+  redelivered(): void {
+    this.events.redelivered();
+  }
+
+  /** Stops delivering and fails every publish still waiting. */
+  close(): void {
+    for (const d of this.durables.values()) d.close();
+    for (const entry of this.messages.values()) entry.settle(new BusUnavailableError('bus closed'));
+  }
+
+  private collect(entry: StreamEntry): void {
+    const gone =
+      this.spec.retention === 'workqueue' ||
+      (this.durables.size > 0 && [...this.durables.values()].every((d) => d.passed(entry.seq, entry.subject)));
+    if (gone) this.messages.delete(entry.seq);
+  }
+}

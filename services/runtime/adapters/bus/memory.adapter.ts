@@ -1,0 +1,167 @@
+/**
+ * The in-process bus of the embedded mode (DESIGN §2): JetStream's semantics as far as the bus
+ * port promises them, without a server. The one difference is deliberate: publish resolves only
+ * once a consumer has acked (or termed) the message, since nothing here survives a restart;
+ * so an embedded ingress, too, answers 200 only for records already stored downstream.
+ */
+import type { Logger } from '../../logger.js';
+import {
+  BusUnavailableError,
+  type BatchHandler,
+  type Bus,
+  type BusConsumer,
+  type BusStats,
+  type ConsumerSpec,
+  type PublishAck,
+  type PublishOptions,
+  type StreamSpec,
+} from './bus.port.js';
+import type { Delivery, MemoryDurable, Pull } from './memory-durable.js';
+import { MemoryStream, type StreamEntry } from './memory-stream.js';
+import { subjectMatches, subjectsOverlap } from './subject-match.js';
+
+export function createMemoryBus(deps: { logger: Logger }): Bus {
+  const logger = deps.logger.child({ component: 'bus', bus: 'memory' });
+  const streams = new Map<string, MemoryStream>();
+  const workers = new Set<MemoryWorker>();
+  let redeliveries = 0;
+  let closed = false;
+
+  const events = {
+    redelivered: () => void redeliveries++,
+    dropped: (stream: string, durable: string, entry: StreamEntry) =>
+      logger.warn({ stream, durable, seq: entry.seq, msgId: entry.msgId }, 'message dropped after maxDeliver'),
+  };
+
+  const streamFor = (subject: string): MemoryStream | undefined => {
+    for (const s of streams.values()) if (s.spec.subjects.some((p) => subjectMatches(p, subject))) return s;
+    return undefined;
+  };
+
+  return {
+    kind: 'memory',
+
+    async ensureStream(spec: StreamSpec): Promise<void> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      for (const other of streams.values()) {
+        if (other.name === spec.name) continue;
+        const clash = spec.subjects.find((a) => other.spec.subjects.some((b) => subjectsOverlap(a, b)));
+        if (clash) throw new Error(`subjects of stream ${spec.name} overlap with stream ${other.name} (${clash})`);
+      }
+      const existing = streams.get(spec.name);
+      if (!existing) streams.set(spec.name, new MemoryStream({ ...spec }, events));
+      else if (existing.spec.retention !== spec.retention) {
+        throw new Error(`stream ${spec.name}: retention cannot change from ${existing.spec.retention} to ${spec.retention}`);
+      } else existing.spec = { ...spec };
+    },
+
+    async publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      const stream = streamFor(subject);
+      if (!stream) throw new BusUnavailableError(`no stream captures subject ${subject}`);
+      const now = Date.now();
+      const original = stream.duplicateOf(options.msgId, now);
+      const entry = original ?? stream.store(subject, data, options.msgId, now);
+      return outcomeOf(stream.name, entry, original !== undefined, options.timeoutMs);
+    },
+
+    consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer {
+      if (closed) throw new Error('bus closed');
+      const stream = streams.get(spec.stream);
+      if (!stream) throw new Error(`stream ${spec.stream} not found: ensureStream first`);
+      const worker = new MemoryWorker(stream.durable(spec), spec, handler, logger);
+      workers.add(worker);
+      void worker.finished.then(() => workers.delete(worker));
+      return { stop: () => worker.stop() };
+    },
+
+    async stats(): Promise<BusStats> {
+      const pending: Record<string, number> = {};
+      for (const s of streams.values()) pending[s.name] = s.size;
+      return { pending, redeliveries };
+    },
+
+    async ping(): Promise<void> {
+      if (closed) throw new BusUnavailableError('bus closed');
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const stopping = [...workers].map((w) => w.stop());
+      // Fail waiting publishes first: a handler awaiting one of them must not block its own stop.
+      for (const s of streams.values()) s.close();
+      await Promise.all(stopping);
+      streams.clear();
+    },
+  };
+}
+
+function outcomeOf(stream: string, entry: StreamEntry, duplicate: boolean, timeoutMs: number | undefined): Promise<PublishAck> {
+  const ack: PublishAck = { stream, seq: entry.seq, duplicate };
+  if (timeoutMs === undefined) return entry.outcome.then(() => ack);
+  return new Promise<PublishAck>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new BusUnavailableError(`no consumer acknowledged the message within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    entry.outcome.then(
+      () => {
+        clearTimeout(timer);
+        resolve(ack);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** One consume() call: a loop of pull ▸ handler over a durable it may share with others. */
+class MemoryWorker {
+  readonly finished: Promise<void>;
+  private stopped = false;
+  private pull: Pull | undefined;
+  /** Delivered to this worker and not yet settled: they go back at once on stop. */
+  private readonly open = new Set<Delivery>();
+
+  constructor(
+    private readonly durable: MemoryDurable,
+    private readonly spec: ConsumerSpec,
+    private readonly handler: BatchHandler,
+    private readonly logger: Logger,
+  ) {
+    this.finished = this.run();
+  }
+
+  stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pull) this.durable.cancel(this.pull);
+    return this.finished;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      this.pull = this.durable.pull(this.spec.maxBatch, this.spec.maxWaitMs);
+      const batch = await this.pull.done;
+      this.pull = undefined;
+      if (this.stopped) {
+        for (const d of batch) this.durable.unclaim(d);
+        break;
+      }
+      // Only a closed durable answers a pull with nothing.
+      if (batch.length === 0) break;
+      for (const d of batch) this.open.add(d);
+      try {
+        await this.handler(batch.map((d) => d.message));
+      } catch (err) {
+        this.logger.error({ err, stream: this.spec.stream, durable: this.spec.durable, size: batch.length }, 'batch handler failed');
+        for (const d of batch) if (this.durable.isOpen(d)) d.message.nak();
+      }
+      for (const d of this.open) if (!this.durable.isOpen(d)) this.open.delete(d);
+    }
+    for (const d of this.open) if (this.durable.isOpen(d)) d.message.nak();
+    this.open.clear();
+  }
+}

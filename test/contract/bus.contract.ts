@@ -1,0 +1,282 @@
+/**
+ * The one suite both bus adapters pass (DESIGN §2: one interface, two engines). With the
+ * in-process bus a publish resolves only once a consumer acked, so consumers are started
+ * before publishes are awaited, and publishes nobody awaits have their rejection absorbed.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Test } from 'tap';
+import {
+  BusUnavailableError,
+  type BatchHandler,
+  type Bus,
+  type ConsumerSpec,
+  type PublishAck,
+  type StreamSpec,
+} from '../../services/runtime/adapters/bus/bus.port.js';
+import { decode, encode, eventually, outcome, Recorder } from '../support/bus-recorder.js';
+
+export type OpenBus = () => Promise<{ bus: Bus; cleanup?: () => Promise<void> }>;
+
+export interface BusFixture {
+  bus: Bus;
+  stream: string;
+  subject(suffix: string): string;
+  consumer(overrides?: Partial<ConsumerSpec>): ConsumerSpec;
+  /** Publishes `text` with `msgId` (default: the text); a rejection nobody awaits is absorbed. */
+  publish(text: string, msgId?: string, subject?: string): Promise<PublishAck>;
+}
+
+/** A bus closed at the end of the test, with a stream of its own (unique name per test). */
+export async function busFixture(t: Test, open: OpenBus, stream: Partial<StreamSpec> = {}): Promise<BusFixture> {
+  const { bus, cleanup } = await open();
+  t.teardown(async () => {
+    await bus.close();
+    await cleanup?.();
+  });
+  const name = `T${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`;
+  const prefix = name.toLowerCase();
+  await bus.ensureStream({ name, subjects: [`${prefix}.>`], duplicateWindowMs: 60_000, retention: 'workqueue', ...stream });
+  const subject = (suffix: string): string => `${prefix}.${suffix}`;
+  return {
+    bus,
+    stream: name,
+    subject,
+    consumer: (overrides = {}) => ({ stream: name, durable: 'workers', maxBatch: 100, maxWaitMs: 20, ackWaitMs: 30_000, ...overrides }),
+    publish(text, msgId = text, to = subject('m')) {
+      const p = bus.publish(to, encode(text), { msgId, timeoutMs: 15_000 });
+      p.catch(() => undefined);
+      return p;
+    },
+  };
+}
+
+/** A handler that records every delivery as `consumer` and acks it. */
+export const ackAll =
+  (rec: Recorder, consumer = 'c'): BatchHandler =>
+  async (batch) => {
+    for (const m of batch) {
+      rec.record(consumer, m);
+      m.ack();
+    }
+  };
+
+const seenWith = (rec: Recorder, text: string, deliveryCount: number): boolean =>
+  rec.seen.some((s) => s.text === text && s.deliveryCount === deliveryCount);
+
+export function busContract(t: Test, name: string, open: OpenBus): void {
+  t.test(`${name}: one consumer gets 1000 messages in publish order, published before it started`, async (t) => {
+    const f = await busFixture(t, open);
+    const texts = Array.from({ length: 1000 }, (_, i) => `m${i}`);
+    const acks = Promise.all(texts.map((x) => f.publish(x)));
+    const rec = new Recorder();
+    f.bus.consume(f.consumer(), ackAll(rec));
+    await rec.until('1000 deliveries', (s) => s.length >= 1000);
+    t.same(rec.texts(), texts, 'delivered in publish order, each once');
+    const seqs = (await acks).map((a) => a.seq);
+    t.ok(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!), 'stream sequence follows publish order');
+    t.ok((await acks).every((a) => a.stream === f.stream && !a.duplicate), 'acks name the stream, no duplicates');
+    await eventually('no message pending', async () => (await f.bus.stats()).pending[f.stream] === 0);
+  });
+
+  for (const settle of ['ack', 'term'] as const) {
+    t.test(`${name}: a message ${settle === 'ack' ? 'acked' : 'termed'} is not delivered again`, async (t) => {
+      const f = await busFixture(t, open);
+      const rec = new Recorder();
+      f.bus.consume(f.consumer({ ackWaitMs: 300 }), async (batch) => {
+        for (const m of batch) {
+          rec.record('c', m);
+          if (m.msgId === 'settled') m[settle]();
+          else if (m.deliveryCount > 1) m.ack();
+        }
+      });
+      const settled = f.publish('settled');
+      void f.publish('sentinel');
+      // The sentinel comes back after ackWait: an unsettled message would have come back with it.
+      await rec.until('the sentinel redelivered', () => seenWith(rec, 'sentinel', 2));
+      t.equal(rec.count('settled'), 1, `the ${settle}ed message was delivered once`);
+      t.equal((await settled).duplicate, false);
+    });
+  }
+
+  t.test(`${name}: a nak'ed message comes back with deliveryCount 2, at once or after its delay`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    const nakedAt = new Map<string, number>();
+    f.bus.consume(f.consumer(), async (batch) => {
+      for (const m of batch) {
+        const s = rec.record('c', m);
+        if (m.deliveryCount > 1) m.ack();
+        else {
+          nakedAt.set(s.text, Date.now());
+          m.nak(s.text === 'later' ? 300 : undefined);
+        }
+      }
+    });
+    const now = f.publish('now');
+    const later = f.publish('later');
+    await rec.until('both redelivered', () => seenWith(rec, 'now', 2) && seenWith(rec, 'later', 2));
+    const back = rec.seen.find((s) => s.text === 'later' && s.deliveryCount === 2)!;
+    t.ok(back.at - nakedAt.get('later')! >= 250, `nak(300) held the message (${back.at - nakedAt.get('later')!} ms)`);
+    t.same(rec.seen.map((s) => s.deliveryCount).sort(), [1, 1, 2, 2]);
+    await Promise.all([now, later]);
+    t.ok((await f.bus.stats()).redeliveries >= 2, 'redeliveries are counted');
+  });
+
+  t.test(`${name}: a message not acked within ackWaitMs comes back; working() holds it`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    const ackWaitMs = 300;
+    const idleBack = rec.until('the idle message redelivered', () => seenWith(rec, 'idle', 2));
+    idleBack.catch(() => undefined);
+    // Two consumers: while one holds 'busy', the other is free to receive the redelivery.
+    const handler =
+      (consumer: string): BatchHandler =>
+      async (batch) => {
+        for (const m of batch) rec.record(consumer, m);
+        for (const m of batch) {
+          if (m.msgId === 'idle' && m.deliveryCount > 1) m.ack();
+          if (m.msgId !== 'busy') continue;
+          const beat = setInterval(() => m.working(), 50);
+          await idleBack.finally(() => clearInterval(beat));
+          m.ack();
+        }
+      };
+    f.bus.consume(f.consumer({ ackWaitMs, maxBatch: 10 }), handler('one'));
+    f.bus.consume(f.consumer({ ackWaitMs, maxBatch: 10 }), handler('two'));
+    const busy = f.publish('busy');
+    const idle = f.publish('idle');
+    await idleBack;
+    const [first, second] = rec.seen.filter((s) => s.text === 'idle');
+    t.ok(second!.at - first!.at >= ackWaitMs * 0.9, `redelivered after ackWait (${second!.at - first!.at} ms)`);
+    t.equal(rec.count('busy'), 1, 'working() kept the busy message from being redelivered');
+    await Promise.all([busy, idle]);
+  });
+
+  t.test(`${name}: a message id seen within the duplicate window is stored once`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    f.bus.consume(f.consumer(), ackAll(rec));
+    const [first, again] = await Promise.all([f.publish('original', 'id-1'), f.publish('copy', 'id-1')]);
+    t.equal(first.duplicate, false);
+    t.equal(again.duplicate, true, 'the second publish is acknowledged as a duplicate');
+    t.equal(again.seq, first.seq, 'a duplicate names the sequence of the stored message');
+    t.equal((await f.publish('late copy', 'id-1')).duplicate, true, 'still a duplicate once the original was acked');
+    await f.publish('next', 'id-2');
+    await rec.until('the next message', () => rec.distinct.has('next'));
+    t.same(rec.texts(), ['original', 'next'], 'the copies were never delivered');
+  });
+
+  t.test(`${name}: two consumers of one durable share 2000 messages, none lost, none twice`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    const handler =
+      (consumer: string): BatchHandler =>
+      async (batch) => {
+        for (const m of batch) rec.record(consumer, m);
+        await new Promise((resolve) => setImmediate(resolve));
+        for (const m of batch) m.ack();
+      };
+    f.bus.consume(f.consumer({ maxBatch: 50 }), handler('one'));
+    f.bus.consume(f.consumer({ maxBatch: 50 }), handler('two'));
+    const texts = Array.from({ length: 2000 }, (_, i) => `s${i}`);
+    const acks = Promise.all(texts.map((x) => f.publish(x)));
+    await rec.until('2000 distinct deliveries', () => rec.distinct.size >= 2000);
+    await acks;
+    const firsts = rec.seen.filter((s) => s.deliveryCount === 1);
+    t.equal(firsts.length, 2000, 'each message delivered once as new');
+    t.equal(new Set(firsts.map((s) => s.text)).size, 2000, 'no first delivery went to both consumers');
+    t.ok(rec.texts('one').length > 0 && rec.texts('two').length > 0, 'both consumers got work');
+  });
+
+  t.test(`${name}: a stream at maxMessages refuses publishes with BusUnavailableError`, async (t) => {
+    const f = await busFixture(t, open, { maxMessages: 5 });
+    const held = ['a', 'b', 'c', 'd', 'e'].map((x) => f.publish(x));
+    const refused = await outcome(f.publish('f'));
+    t.ok(refused instanceof BusUnavailableError, `the sixth publish is refused (${String(refused)})`);
+    const rec = new Recorder();
+    f.bus.consume(f.consumer(), ackAll(rec));
+    await Promise.all(held);
+    await eventually('the stream drained', async () => (await f.bus.stats()).pending[f.stream] === 0);
+    await f.publish('f');
+    await rec.until('f delivered', () => rec.distinct.has('f'));
+    t.same(rec.texts(), ['a', 'b', 'c', 'd', 'e', 'f'], 'the refused message was not stored');
+  });
+
+  t.test(`${name}: stop() waits for the handler in progress; its unacked messages go to another consumer`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const first = f.bus.consume(f.consumer({ maxBatch: 10 }), async (batch) => {
+      for (const m of batch) rec.record('first', m);
+      await released;
+    });
+    const texts = ['x', 'y', 'z'];
+    const acks = texts.map((x) => f.publish(x));
+    await rec.until('the first consumer holds a batch', (s) => s.length > 0);
+    let stopped = false;
+    const stopping = first.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    t.notOk(stopped, 'stop() waits for the handler');
+    release();
+    await stopping;
+    const held = rec.texts('first');
+    f.bus.consume(f.consumer({ maxBatch: 10 }), ackAll(rec, 'second'));
+    await rec.until('all with the second consumer', () => texts.every((x) => rec.texts('second').includes(x)));
+    for (const x of held) {
+      t.equal(rec.seen.find((s) => s.consumer === 'second' && s.text === x)?.deliveryCount, 2, `${x} came back at once`);
+    }
+    await Promise.all(acks);
+  });
+
+  t.test(`${name}: when a handler throws, what it left unsettled comes back`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    let failed: { acked: string; left: string[] } | undefined;
+    f.bus.consume(f.consumer({ maxBatch: 3, maxWaitMs: 200 }), async (batch) => {
+      for (const m of batch) rec.record('c', m);
+      if (failed) return batch.forEach((m) => m.ack());
+      const [head, ...rest] = batch;
+      head!.ack();
+      failed = { acked: decode(head!.data), left: rest.map((m) => decode(m.data)) };
+      throw new Error('handler failure expected by the test');
+    });
+    const acks = ['p', 'q', 'r'].map((x) => f.publish(x));
+    await rec.until('the failed batch redelivered', () => failed !== undefined && failed.left.every((x) => seenWith(rec, x, 2)));
+    t.equal(failed!.left.length, 2, 'the whole batch was handed over at once');
+    t.equal(rec.count(failed!.acked), 1, 'the message acked before the throw is not redelivered');
+    await Promise.all(acks);
+  });
+
+  t.test(`${name}: after maxDeliver deliveries a message is not delivered again`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    f.bus.consume(f.consumer({ maxDeliver: 3 }), async (batch) => {
+      for (const m of batch) {
+        rec.record('c', m);
+        if (m.msgId === 'poison') m.nak();
+        else m.ack();
+      }
+    });
+    void f.publish('poison');
+    await rec.until('three deliveries of poison', () => rec.count('poison') >= 3);
+    await f.publish('after');
+    await rec.until('the next message', () => rec.distinct.has('after'));
+    t.same(rec.seen.filter((s) => s.text === 'poison').map((s) => s.deliveryCount), [1, 2, 3]);
+  });
+
+  t.test(`${name}: limits retention: each durable gets every message; a filter narrows what it gets`, async (t) => {
+    const f = await busFixture(t, open, { retention: 'limits' });
+    const rec = new Recorder();
+    f.bus.consume(f.consumer({ durable: 'all' }), ackAll(rec, 'all'));
+    f.bus.consume(f.consumer({ durable: 'keep', filterSubject: f.subject('keep.*') }), ackAll(rec, 'keep'));
+    const acks = [f.publish('k1', 'k1', f.subject('keep.1')), f.publish('s1', 's1', f.subject('skip.1')), f.publish('k2', 'k2', f.subject('keep.2'))];
+    await Promise.all(acks);
+    await rec.until('all three with "all", both kept with "keep"', () => rec.texts('all').length === 3 && rec.texts('keep').length === 2);
+    t.same(rec.texts('all'), ['k1', 's1', 'k2']);
+    t.same(rec.texts('keep'), ['k1', 'k2']);
+    const k2 = rec.seen.find((s) => s.text === 'k2');
+    t.equal(k2?.msgId, 'k2', 'the message id travels with the message');
+    t.equal(k2?.subject, f.subject('keep.2'), 'and so does its subject');
+  });
+}
