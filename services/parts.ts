@@ -1,9 +1,15 @@
 /** The parts a process can run; `npm start` runs them all. */
 import type { Part } from './platform.js';
 import { apiPart } from './api/api.part.js';
+import { ingressPart } from './ingress/ingress.part.js';
+import { eventWorkerPart } from './event-worker/event-worker.part.js';
 
 export type PartName = 'api' | 'ingress' | 'event-worker' | 'sla-worker';
 
 export const allPartNames: readonly PartName[] = ['api', 'ingress', 'event-worker', 'sla-worker'];
 
-export const parts: readonly Part[] = [apiPart];
+/**
+ * In start order; they stop in reverse, after the listener has drained: the API, then the
+ * ingress flushes its batches while the event worker still consumes them, then the worker.
+ */
+export const parts: readonly Part[] = [eventWorkerPart, ingressPart, apiPart];

@@ -43,7 +43,14 @@ export interface Platform extends PlatformContext {
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export async function startPlatform(config: Config, names: readonly PartName[], deps: { logger: Logger; now?: () => number }): Promise<Platform> {
+export interface PlatformDeps {
+  logger: Logger;
+  now?: () => number;
+  /** Replaces parts by name (tests inject faults this way). */
+  parts?: readonly Part[];
+}
+
+export async function startPlatform(config: Config, names: readonly PartName[], deps: PlatformDeps): Promise<Platform> {
   const { logger } = deps;
   const now = deps.now ?? Date.now;
   const lifecycle = createLifecycle({ logger, stepTimeoutMs: config.shutdownTimeoutMs });
@@ -65,7 +72,7 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     lifecycle.onStop('control plane', () => controlPlane.stop());
 
     const ctx: PlatformContext = { config, logger, metrics, engines, controlPlane, lifecycle, now };
-    const selected = allParts.filter((p) => names.includes(p.name));
+    const selected = allParts.filter((p) => names.includes(p.name)).map((p) => deps.parts?.find((o) => o.name === p.name) ?? p);
     // Consumers start before the listener so that, at stop, the listener closes and drains first
     // while the consumers still ack what the in-flight requests wait for.
     const routes: Route[] = [];

@@ -3,10 +3,11 @@ import { ControlModel, type Command } from './model.js';
 import { IdentitySlice } from './identity/identity.slice.js';
 import { CmdbSlice } from './cmdb/cmdb.slice.js';
 import { StreamsSlice } from './streams/streams.slice.js';
+import { MaintenanceSlice } from './maintenance/maintenance.slice.js';
 
-export type PlatformModel = ControlModel<{ identity: IdentitySlice; cmdb: CmdbSlice; streams: StreamsSlice }>;
+export type PlatformModel = ControlModel<{ identity: IdentitySlice; cmdb: CmdbSlice; streams: StreamsSlice; maintenance: MaintenanceSlice }>;
 export type PlatformCommand<R> = Command<R, PlatformModel>;
 
 export function createControlModel(): PlatformModel {
-  return new ControlModel({ identity: new IdentitySlice(), cmdb: new CmdbSlice(), streams: new StreamsSlice() });
+  return new ControlModel({ identity: new IdentitySlice(), cmdb: new CmdbSlice(), streams: new StreamsSlice(), maintenance: new MaintenanceSlice() });
 }

@@ -10,6 +10,8 @@ export interface Config {
   maxBodyBytes: number;
   shutdownTimeoutMs: number;
   logLevel: NonNullable<Env['LOG_LEVEL']>;
+  /** Micro-batching of stream records into bus messages (DESIGN §6). */
+  batching: { maxRecords: number; maxBytes: number; maxWaitMs: number; maxPendingBatches: number; publishTimeoutMs: number };
   analytics:
     | { kind: 'chdb'; dataDir: string }
     | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
@@ -22,7 +24,16 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-const integerVariables = new Set<string>(['OPS_PORT', 'OPS_MAX_BODY_BYTES', 'OPS_SHUTDOWN_TIMEOUT_MS']);
+const integerVariables = new Set<string>([
+  'OPS_PORT',
+  'OPS_MAX_BODY_BYTES',
+  'OPS_SHUTDOWN_TIMEOUT_MS',
+  'OPS_BATCH_MAX_RECORDS',
+  'OPS_BATCH_MAX_BYTES',
+  'OPS_BATCH_MAX_WAIT_MS',
+  'OPS_INGRESS_MAX_PENDING_BATCHES',
+  'OPS_PUBLISH_TIMEOUT_MS',
+]);
 const checkEnv = Compile(EnvSchema);
 
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
@@ -49,6 +60,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: env.OPS_MAX_BODY_BYTES ?? 16 * 1024 * 1024,
     shutdownTimeoutMs: env.OPS_SHUTDOWN_TIMEOUT_MS ?? 10_000,
     logLevel: env.LOG_LEVEL ?? 'info',
+    batching: {
+      maxRecords: env.OPS_BATCH_MAX_RECORDS ?? 5000,
+      maxBytes: env.OPS_BATCH_MAX_BYTES ?? 4 * 1024 * 1024,
+      maxWaitMs: env.OPS_BATCH_MAX_WAIT_MS ?? 5,
+      maxPendingBatches: env.OPS_INGRESS_MAX_PENDING_BATCHES ?? 256,
+      publishTimeoutMs: env.OPS_PUBLISH_TIMEOUT_MS ?? 10_000,
+    },
     analytics: env.CLICKHOUSE_URL
       ? {
           kind: 'clickhouse',

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
-import { startPlatform, type Platform } from '../../services/platform.js';
+import { startPlatform, type Part, type Platform } from '../../services/platform.js';
 import { allPartNames, type PartName } from '../../services/parts.js';
 import { call, type Answer } from './http.js';
 
@@ -27,7 +27,7 @@ export interface TestPlatform {
 }
 
 export async function startTestPlatform(
-  options: { env?: Record<string, string>; dataDir?: string; parts?: readonly PartName[]; logLevel?: string; now?: () => number } = {},
+  options: { env?: Record<string, string>; dataDir?: string; parts?: readonly PartName[]; logLevel?: string; now?: () => number; replace?: readonly Part[] } = {},
 ): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ops-platform-'));
   const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: options.logLevel ?? 'info', ...options.env });
@@ -40,7 +40,7 @@ export async function startTestPlatform(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const platform = await startPlatform(config, options.parts ?? allPartNames, options.now ? { logger, now: options.now } : { logger });
+  const platform = await startPlatform(config, options.parts ?? allPartNames, { logger, ...(options.now ? { now: options.now } : {}), ...(options.replace ? { parts: options.replace } : {}) });
   const base = `http://127.0.0.1:${platform.port}`;
   let stopped = false;
   return {

@@ -1,0 +1,66 @@
+/**
+ * The bus message that carries a micro-batch of records from the ingress to the event workers.
+ * One header line, then for each request a part header and its records, one per line:
+ *
+ *   {"v":1,"s":<streamId>}
+ *   {"t":<receivedAt ms>,"k":"json"|"xml"|"text","n":<records>}
+ *   <record line> × n
+ *
+ * A JSON record is its own text on one line (a valid JSON text has raw newlines only as
+ * whitespace, so they fold into spaces); XML and plain text travel as JSON strings. The ingress
+ * copies NDJSON lines as they are, so packing costs little on its hot path.
+ */
+export type RecordKind = 'json' | 'xml' | 'text';
+
+export interface BatchPart {
+  receivedAt: number;
+  kind: RecordKind;
+  /** Record lines in the encoding above (no newline inside). */
+  lines: readonly string[];
+}
+
+export interface IncomingRecord {
+  /** Position in the batch: with the batch id, the record's stable identity. */
+  index: number;
+  receivedAt: number;
+  kind: RecordKind;
+  /** JSON text for `json`; the document or text itself for `xml` and `text`. */
+  raw: string;
+}
+
+export interface DecodedBatch {
+  streamId: number;
+  records: IncomingRecord[];
+}
+
+export function encodeBatch(streamId: number, parts: readonly BatchPart[]): string {
+  let out = `{"v":1,"s":${streamId}}\n`;
+  for (const part of parts) {
+    out += `{"t":${part.receivedAt},"k":"${part.kind}","n":${part.lines.length}}\n`;
+    for (const line of part.lines) out += line + '\n';
+  }
+  return out;
+}
+
+export class MalformedBatchError extends Error {
+  override readonly name = 'MalformedBatchError';
+}
+
+export function decodeBatch(text: string): DecodedBatch {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const header = JSON.parse(lines[0] ?? 'null') as { v?: number; s?: number } | null;
+  if (!header || header.v !== 1 || typeof header.s !== 'number') throw new MalformedBatchError('batch header missing or of an unknown version');
+  const records: IncomingRecord[] = [];
+  let at = 1;
+  while (at < lines.length) {
+    const part = JSON.parse(lines[at]!) as { t: number; k: RecordKind; n: number };
+    at += 1;
+    if (at + part.n > lines.length) throw new MalformedBatchError(`part at line ${at} announces ${part.n} records; the batch ends first`);
+    for (let i = 0; i < part.n; i++, at++) {
+      const line = lines[at]!;
+      records.push({ index: records.length, receivedAt: part.t, kind: part.k, raw: part.k === 'json' ? line : (JSON.parse(line) as string) });
+    }
+  }
+  return { streamId: header.s, records };
+}

@@ -1,0 +1,101 @@
+/**
+ * Maintenance-mode wire models (spec 2.10) and the bodies and queries of spec 4.2. Bodies are
+ * permissive about what the domain checks itself (dates, CI ids, depth), so each condition of
+ * spec 7.2 — "start time missing", "invalid CI id", "invalid graph depth", "end not after
+ * start" — is answered by its own message rather than a generic schema error.
+ */
+import Type, { type Static } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Answers carry UTC with milliseconds and a `Z` offset, e.g. `2026-11-21T10:00:00.000Z`. */
+const UtcDateTime = Type.String({ description: 'ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z' });
+/** Requests may use any offset; a date-time without one is refused (400) by the domain. */
+const InputDateTime = Type.String({ description: 'ISO 8601 date-time with an offset (Z or ±hh:mm)' });
+
+export const ScopeName = Type.Union([Type.Literal('Ci'), Type.Literal('CiAndChildren')], {
+  description: '`Ci`: only that CI; `CiAndChildren`: that CI and its descendants up to `depth`',
+});
+export const ModeState = Type.Union([Type.Literal('Scheduled'), Type.Literal('Active'), Type.Literal('Completed'), Type.Literal('Canceled')]);
+export const MaintenanceLabels = Type.Record(Type.String(), Type.String(), { description: 'Label name to value; may be empty' });
+
+export const ScopeEntry = Type.Object({
+  id: Type.Integer({ description: 'CI id' }),
+  scope: ScopeName,
+  depth: Type.Integer({ description: 'Depth of the successor graph; -1: all successors' }),
+  state: Type.Union([Type.Literal('Pending'), Type.Literal('Completed')], { description: '`Pending` until the entry’s own end, `Completed` after' }),
+  dateStart: UtcDateTime,
+  dateEnd: UtcDateTime,
+});
+
+export const MaintenanceMode = Type.Object({
+  id: Type.Integer(),
+  title: Nullable(Type.String()),
+  dateStart: UtcDateTime,
+  dateEnd: UtcDateTime,
+  /** Not in spec 2.10: the derived state of DESIGN §8, shown because lists sort by it. */
+  state: ModeState,
+  configItems: Type.Array(ScopeEntry),
+  labels: MaintenanceLabels,
+});
+
+export const ScopeInput = Type.Object({
+  id: Type.Optional(Nullable(Type.Number({ description: 'CI id' }))),
+  scope: ScopeName,
+  depth: Type.Optional(Nullable(Type.Number({ description: 'Default -1 (all successors)' }))),
+});
+
+const modeFields = {
+  title: Type.Optional(Nullable(Type.String())),
+  dateStart: Type.Optional(Nullable(InputDateTime)),
+  dateEnd: Type.Optional(Nullable(InputDateTime)),
+  configItems: Type.Optional(Nullable(Type.Array(ScopeInput))),
+  labels: Type.Optional(Nullable(MaintenanceLabels)),
+};
+
+/** #4. dateStart, dateEnd and a non-empty configItems are required (checked by the domain). */
+export const MaintenanceCreate = Type.Object(modeFields);
+
+/**
+ * #5 and #6. PUT needs dateStart, dateEnd and configItems like #4; PATCH keeps every field that
+ * is absent or null. `cancel` cancels a scheduled mode or completes an active one.
+ */
+export const MaintenanceUpdate = Type.Object({
+  ...modeFields,
+  cancel: Type.Optional(Nullable(Type.Boolean({ description: 'true: cancel a scheduled mode, or complete an active one (its end becomes now)' }))),
+});
+
+export const DateTimeFilter = Type.Object({
+  lessThanOrEqual: Type.Optional(Nullable(InputDateTime)),
+  moreThanOrEqual: Type.Optional(Nullable(InputDateTime)),
+  Equal: Type.Optional(Nullable(InputDateTime)),
+});
+
+/** #3. OR inside an array, AND across fields; a filter with no criterion is refused. */
+export const MaintenanceFilter = Type.Object({
+  ids: Type.Optional(Nullable(Type.Array(Type.Number()))),
+  dateStart: Type.Optional(Nullable(DateTimeFilter)),
+  dateEnd: Type.Optional(Nullable(DateTimeFilter)),
+  configItemIds: Type.Optional(Nullable(Type.Array(Type.Number()))),
+});
+
+/** Strings here so a bad value is answered by the route with a message naming the rule. */
+export const MaintenanceListQuery = Type.Object({
+  sortCol: Type.Optional(Type.String({ description: 'id (default), title, dateStart, dateEnd or state' })),
+  sortDir: Type.Optional(Type.String({ description: 'asc (default) or desc' })),
+  page: Type.Optional(Type.String({ description: 'Page number from 1 (default 1)' })),
+  perPage: Type.Optional(Type.String({ description: 'Results per page, default 1000; -1 returns all' })),
+  search: Type.Optional(Type.String({ description: 'Mode id, id of a CI in scope (exact); title, label keys and values (case-insensitive substring)' })),
+});
+
+export const BatchValidateQuery = Type.Object({
+  batchValidate: Type.Optional(Type.String({ description: 'true: refuse the mode when any CI is unknown or not accessible; false (default): drop those CIs' })),
+});
+
+export type MaintenanceModeModel = Static<typeof MaintenanceMode>;
+export type ScopeEntryModel = Static<typeof ScopeEntry>;
+export type ScopeInputBody = Static<typeof ScopeInput>;
+export type MaintenanceCreateBody = Static<typeof MaintenanceCreate>;
+export type MaintenanceUpdateBody = Static<typeof MaintenanceUpdate>;
+export type MaintenanceFilterBody = Static<typeof MaintenanceFilter>;
+export type DateTimeFilterBody = Static<typeof DateTimeFilter>;

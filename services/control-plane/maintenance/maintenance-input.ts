@@ -1,0 +1,104 @@
+/**
+ * Reading the bodies of spec 4.2 #4–#6 into checked values, one spec 7.2 condition per message
+ * ("start time missing", "invalid CI id", "invalid graph depth"...). These checks need nothing
+ * but the body, so they run before the mode is looked up (400 before 404, as for CIs).
+ */
+import type { MaintenanceCreateBody, MaintenanceUpdateBody, ScopeInputBody } from '../../../schemas/maintenance.schema.js';
+import { errors } from '../../runtime/errors.js';
+import type { Scope } from './maintenance.types.js';
+
+export interface ScopeItem {
+  ciId: number;
+  scope: Scope;
+  depth: number;
+}
+
+/** What a body asks for; `undefined` keeps the stored value (PATCH). */
+export interface ModeInput {
+  title?: string | null;
+  start?: number;
+  end?: number;
+  scope?: ScopeItem[];
+  labels?: Record<string, string>;
+  cancel: boolean;
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+const EXAMPLE = '2026-11-21T10:00:00Z or 2026-11-21T12:00:00+02:00';
+
+/** Epoch milliseconds of an ISO 8601 date-time that carries its offset; 400 naming the field otherwise. */
+export function parseDateTime(value: string, path: string): number {
+  const field = path.slice(1).replaceAll('/', '.');
+  const m = DATE_TIME.exec(value);
+  const bad = (why: string) => errors.badRequest(`${field} ${why}: ${JSON.stringify(value)}`, [{ path, message: why }]);
+  if (!m) throw bad(`is not an ISO 8601 date-time (e.g. ${EXAMPLE})`);
+  // Without an offset the instant is ambiguous: refuse rather than guess the server's zone.
+  if (m[7] === undefined) throw bad(`has no UTC offset; add Z or ±hh:mm (e.g. ${EXAMPLE})`);
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [number, number, number, number, number, number];
+  const offset = m[7] === 'Z' ? [0, 0] : m[7].slice(1).split(':').map(Number);
+  // Date.parse rolls 2026-02-30 over to March; a calendar check refuses it instead.
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59 || offset[0]! > 23 || offset[1]! > 59) {
+    throw bad('is not a valid date-time');
+  }
+  return Date.parse(value);
+}
+
+const isCiId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+function readScope(items: ScopeInputBody[]): ScopeItem[] {
+  if (items.length === 0) throw errors.badRequest('The CI list (configItems) is empty; a maintenance mode needs at least one CI', [{ path: '/configItems', message: 'must not be empty' }]);
+  const seen = new Set<number>();
+  return items.map((item, i) => {
+    const path = `/configItems/${i}`;
+    if (item.id === null || item.id === undefined) throw errors.badRequest(`The CI id is missing in configItems[${i}]`, [{ path: `${path}/id`, message: 'is required' }]);
+    if (!isCiId(item.id)) throw errors.badRequest(`Invalid CI id in configItems[${i}]: ${item.id}`, [{ path: `${path}/id`, message: 'must be a positive integer' }]);
+    if (seen.has(item.id)) throw errors.badRequest(`CI ${item.id} is listed twice in configItems`, [{ path: `${path}/id`, message: 'is listed twice' }]);
+    seen.add(item.id);
+    const depth = item.depth ?? -1;
+    if (!Number.isSafeInteger(depth) || depth < -1) {
+      throw errors.badRequest(`Invalid graph depth in configItems[${i}]: ${depth}`, [{ path: `${path}/depth`, message: 'must be -1 (all successors) or an integer from 0' }]);
+    }
+    return { ciId: item.id, scope: item.scope, depth };
+  });
+}
+
+/** #4, and #5 (PUT replaces the whole mode): dates and a non-empty CI list are required. */
+export function readFullBody(body: MaintenanceCreateBody | MaintenanceUpdateBody): ModeInput {
+  if (body.dateStart === null || body.dateStart === undefined) throw errors.badRequest('The start time (dateStart) is missing', [{ path: '/dateStart', message: 'is required' }]);
+  if (body.dateEnd === null || body.dateEnd === undefined) throw errors.badRequest('The end time (dateEnd) is missing', [{ path: '/dateEnd', message: 'is required' }]);
+  if (body.configItems === null || body.configItems === undefined) throw errors.badRequest('The CI list (configItems) is missing', [{ path: '/configItems', message: 'is required' }]);
+  const start = parseDateTime(body.dateStart, '/dateStart');
+  const end = parseDateTime(body.dateEnd, '/dateEnd');
+  requireEndAfterStart(start, end);
+  return {
+    title: body.title ?? null,
+    start,
+    end,
+    scope: readScope(body.configItems),
+    labels: body.labels ?? {},
+    cancel: 'cancel' in body && body.cancel === true,
+  };
+}
+
+/** #6: only the fields that are sent and not null change. */
+export function readPatchBody(body: MaintenanceUpdateBody): ModeInput {
+  const input: ModeInput = { cancel: body.cancel === true };
+  if (body.title !== null && body.title !== undefined) input.title = body.title;
+  if (body.dateStart !== null && body.dateStart !== undefined) input.start = parseDateTime(body.dateStart, '/dateStart');
+  if (body.dateEnd !== null && body.dateEnd !== undefined) input.end = parseDateTime(body.dateEnd, '/dateEnd');
+  if (input.start !== undefined && input.end !== undefined) requireEndAfterStart(input.start, input.end);
+  if (body.configItems !== null && body.configItems !== undefined) input.scope = readScope(body.configItems);
+  if (body.labels !== null && body.labels !== undefined) input.labels = body.labels;
+  return input;
+}
+
+export function requireEndAfterStart(start: number, end: number): void {
+  if (end <= start) throw errors.badRequest('The end of the mode (dateEnd) must be after its start (dateStart)', [{ path: '/dateEnd', message: 'must be after dateStart' }]);
+}
+
+export function requireEndInFuture(end: number, now: number): void {
+  if (end <= now) {
+    throw errors.badRequest(`The end of the mode (dateEnd) must be later than the current time (${new Date(now).toISOString()})`, [{ path: '/dateEnd', message: 'must be in the future' }]);
+  }
+}

@@ -1,0 +1,47 @@
+/** Records of the maintenance slice (spec 2.10, DESIGN §8), as stored in the journal. */
+export type Scope = 'Ci' | 'CiAndChildren';
+export type ModeState = 'Scheduled' | 'Active' | 'Completed' | 'Canceled';
+export type EntryState = 'Pending' | 'Completed';
+
+/**
+ * One CI in a mode's scope, with its own interval: an entry added to a running mode starts when
+ * it is added, and one removed from it ends then (DESIGN §8), so the entries of a mode are its
+ * history, not only its current scope. Times are epoch milliseconds; the end is exclusive.
+ */
+export interface ScopeEntryRecord {
+  ciId: number;
+  scope: Scope;
+  /** Levels of descendants covered by `CiAndChildren`; -1: all. */
+  depth: number;
+  start: number;
+  end: number;
+}
+
+export interface MaintenanceRecord {
+  id: number;
+  title: string | null;
+  /** Epoch milliseconds, so the interval questions of the pipelines parse nothing. */
+  start: number;
+  end: number;
+  entries: ScopeEntryRecord[];
+  labels: Record<string, string>;
+  /** Set when a scheduled mode was canceled: it never covers anything. */
+  canceledAt: number | null;
+  /** Set when an active mode was completed early; `end` is then that moment. */
+  completedAt: number | null;
+  createdAt: string;
+  createdBy: number;
+  updatedAt: string;
+  updatedBy: number;
+}
+
+export function modeState(mode: MaintenanceRecord, now: number): ModeState {
+  if (mode.canceledAt !== null) return 'Canceled';
+  if (now < mode.start) return 'Scheduled';
+  if (now < mode.end) return 'Active';
+  return 'Completed';
+}
+
+/** A canceled mode will never run, so nothing in it is pending any more. */
+export const entryState = (mode: MaintenanceRecord, entry: ScopeEntryRecord, now: number): EntryState =>
+  mode.canceledAt === null && now < entry.end ? 'Pending' : 'Completed';

@@ -1,0 +1,17 @@
+/** The bus streams of the platform, declared by whoever publishes or consumes them. */
+import type { StreamSpec } from './adapters/bus/bus.port.js';
+
+/**
+ * Stream records, one bus message per micro-batch, subject `records.<streamId>`. A work queue:
+ * a batch is gone once an event worker acked it (its rows are stored). The bound turns a
+ * stalled pipeline into 503s at the ingress instead of unbounded memory.
+ */
+export const RECORDS_STREAM: StreamSpec = {
+  name: 'RECORDS',
+  subjects: ['records.>'],
+  duplicateWindowMs: 120_000,
+  retention: 'workqueue',
+  maxMessages: 100_000,
+};
+
+export const recordsSubject = (streamId: number): string => `records.${streamId}`;
