@@ -16,6 +16,7 @@ import { referenceRoutes } from './admin/reference.routes.js';
 import { streamRoutes } from './admin/streams.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
 import { configItemRoutes } from './cmdb/config-items.routes.js';
+import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 
 async function bootstrap(ctx: PlatformContext): Promise<void> {
   const outcome = await ctx.controlPlane.execute(
@@ -32,7 +33,7 @@ async function bootstrap(ctx: PlatformContext): Promise<void> {
 }
 
 export function apiRoutes(deps: ApiDeps): Route[] {
-  return [...userRoutes(deps), ...workGroupRoutes(deps), ...referenceRoutes(deps), ...streamRoutes(deps), ...publicReferenceRoutes(deps), ...configItemRoutes(deps)];
+  return [...userRoutes(deps), ...workGroupRoutes(deps), ...referenceRoutes(deps), ...streamRoutes(deps), ...publicReferenceRoutes(deps), ...configItemRoutes(deps), ...maintenanceRoutes(deps)];
 }
 
 export const apiPart: Part = {

@@ -84,7 +84,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       summary: '#7 Delete a CI; its children move to its parent',
       schema: { query: DeleteCiQuery, responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => {
-        await cp.execute(deleteCi(ciId(req), req.query.get('applyGrants') === 'true', actorOf(req), isoNow(deps)));
+        await cp.execute(deleteCi(ciId(req), req.queryValues['applyGrants'] === true, actorOf(req), isoNow(deps)));
         return noContent();
       },
     },
@@ -138,7 +138,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const id = ciId(req);
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw errors.forbidden(`No right to view CI ${id}`);
-        const flag = (name: string) => req.query.get(name) === 'true';
+        const flag = (name: string) => req.queryValues[name] === true;
         return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: isoNow(deps) }));
       },
     },

@@ -28,7 +28,8 @@ export function filterCis(cmdb: CmdbSlice, filter: CiFilterBody): CiRecord[] {
   const candidateSets: Array<ReadonlySet<number> | number[]> = [];
   if (filter.ids) candidateSets.push(filter.ids.filter((id) => cmdb.cis.has(id)));
   if (filter.names) candidateSets.push([...new Set(filter.names.flatMap((n) => [...cmdb.idsByName(n)]))]);
-  const labels = filter.labels ?? null;
+  // An empty object names no label, so it sets no condition (like null).
+  const labels = filter.labels && Object.keys(filter.labels).length > 0 ? filter.labels : null;
   if (labels) for (const name of Object.keys(labels)) candidateSets.push(cmdb.idsWithLabel(name));
 
   const size = (s: ReadonlySet<number> | number[]): number => (Array.isArray(s) ? s.length : s.size);

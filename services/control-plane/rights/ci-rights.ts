@@ -5,7 +5,7 @@
  * subtree below its CI, which is why a delete with `applyGrants` hands the owner's rights to the
  * children, DESIGN §4a); `ConfigItem` and `Tree` grants on the CI; `Tree` and `ChildrenTree`
  * grants on any ancestor — each grant counting when its workgroup is one of the user's, or is 0
- * (every workgroup, present and future). Platform admins hold write on every CI.
+ * (every workgroup, present and future, so any user in at least one workgroup). Platform admins hold write on every CI.
  */
 import type { CmdbSlice } from '../cmdb/cmdb.slice.js';
 import type { CiRecord, CiRight, GrantRecord } from '../cmdb/cmdb.types.js';
@@ -33,7 +33,9 @@ export interface Subject {
 
 export const grantLevel = (grant: GrantRecord): Level => grant.grants.reduce<Level>((max, right) => Math.max(max, levelOf[right] ?? Level.None), Level.None);
 
-const applies = (grant: GrantRecord, subject: Subject): boolean => grant.workGroupId === 0 || subject.workGroupIds.has(grant.workGroupId);
+/** `workGroupId 0` is every workgroup (spec 2.8): it reaches members of any workgroup, not users in none. */
+const applies = (grant: GrantRecord, subject: Subject): boolean =>
+  grant.workGroupId === 0 ? subject.workGroupIds.size > 0 : subject.workGroupIds.has(grant.workGroupId);
 
 /** Level the CI itself gives (owner, ConfigItem and Tree grants). */
 function ownLevel(ci: CiRecord, subject: Subject): Level {

@@ -29,6 +29,8 @@ export interface Request {
   /** Path parameters by name, as strings (the handler decides what is a valid id). */
   readonly params: Record<string, string>;
   readonly query: URLSearchParams;
+  /** The query parameters converted to the route's query schema (booleans, numbers), when it has one. */
+  readonly queryValues: Readonly<Record<string, unknown>>;
   /** Header values by lower-case name. */
   readonly headers: Readonly<Record<string, string>>;
   /** The media type of the body, lower-case, without parameters ('' when absent). */

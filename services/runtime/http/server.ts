@@ -93,6 +93,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       path: url,
       params,
       query: new URLSearchParams(query),
+      queryValues: {},
       headers,
       contentType,
       rawBody: Buffer.alloc(0),
@@ -155,6 +156,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         const raw = Object.fromEntries(request.query);
         const converted = compiled.queryChecker.Convert(raw);
         if (!compiled.queryChecker.Check(converted)) throw errors.validation(fieldErrors(compiled.queryChecker, converted), 'Invalid query parameters');
+        (request as { queryValues: unknown }).queryValues = converted;
       }
       const authenticated = route.authenticate?.(request);
       if (authenticated instanceof Promise) {

@@ -11,7 +11,7 @@
  * - `ConfigItem` grants count on their CI only, `Tree` on the CI and its descendants,
  *   `ChildrenTree` on the descendants only;
  * - a grant counts when its workgroup is one of the subject's, or is 0 (every workgroup, present
- *   and future);
+ *   and future: any subject in at least one workgroup);
  * - write ▸ read ▸ monitoring-read ▸ basic-read; the strongest over everything wins;
  * - platform admins hold write on every existing CI; an unknown CI gives None.
  */
@@ -97,7 +97,7 @@ function oracle(specs: ReadonlyMap<number, CiSpec>, who: Subject, ciId: number):
   const ci = specs.get(ciId);
   if (!ci) return 'None';
   if (who.admin) return 'Write';
-  const counts = (g: Omit<GrantRecord, 'id'>): boolean => g.workGroupId === 0 || who.workGroupIds.has(g.workGroupId);
+  const counts = (g: Omit<GrantRecord, 'id'>): boolean => (g.workGroupId === 0 ? who.workGroupIds.size > 0 : who.workGroupIds.has(g.workGroupId));
   const best = (g: Omit<GrantRecord, 'id'>): Name => g.grants.reduce<Name>((acc, r) => stronger(acc, RIGHT_NAME[r]), 'None');
   let level: Name = who.workGroupIds.has(ci.owner) ? 'Write' : 'None';
   for (const g of ci.grants ?? []) if ((g.shareType === 'ConfigItem' || g.shareType === 'Tree') && counts(g)) level = stronger(level, best(g));

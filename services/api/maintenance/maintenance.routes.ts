@@ -1,0 +1,143 @@
+/**
+ * Spec 4.2 #1–#6: maintenance modes. Reading needs the platform right
+ * `base-system.rsm-maintenance.read`, creating and editing `base-system.rsm-maintenance.write`
+ * (DESIGN §4); a mode is visible when at least one of its CIs is, and editing one needs read on
+ * every CI it names (maintenance.commands.ts).
+ */
+import Type from 'typebox';
+import {
+  BatchValidateQuery, MaintenanceCreate, MaintenanceFilter, MaintenanceListQuery, MaintenanceMode, MaintenanceUpdate,
+  type MaintenanceCreateBody, type MaintenanceFilterBody, type MaintenanceUpdateBody,
+} from '../../../schemas/maintenance.schema.js';
+import type { Actor } from '../../control-plane/cmdb/ci-checks.js';
+import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
+import { createMode, editMode, findMode } from '../../control-plane/maintenance/maintenance.commands.js';
+import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
+import type { MaintenanceRecord } from '../../control-plane/maintenance/maintenance.types.js';
+import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
+import { errors } from '../../runtime/errors.js';
+import { json, type Request, type Route } from '../../runtime/http/route.js';
+import type { ApiDeps } from '../api-deps.js';
+import { principal } from '../auth.js';
+import { createVisibility } from '../cmdb/visibility.js';
+import { parseId, problems } from '../route-kit.js';
+
+export const MAINTENANCE_PREFIX = '/api/public/sm/v1/rsm-maintenance';
+export const MAINTENANCE_READ = 'base-system.rsm-maintenance.read';
+export const MAINTENANCE_WRITE = 'base-system.rsm-maintenance.write';
+
+const actorOf = (req: Request): Actor => {
+  const p = principal(req);
+  return { userId: p.user.id, userName: p.user.name, subject: p.subject };
+};
+
+function batchValidate(req: Request): { batchValidate: boolean } {
+  const value = req.query.get('batchValidate');
+  if (value === null || value === 'false') return { batchValidate: false };
+  if (value === 'true') return { batchValidate: true };
+  throw errors.badRequest(`Invalid batchValidate: ${JSON.stringify(value)}; must be true or false`, [{ path: '/batchValidate', message: 'must be true or false' }]);
+}
+
+export function maintenanceRoutes(deps: ApiDeps): Route[] {
+  const cp = deps.controlPlane;
+  const model = cp.model;
+  const visibleTo = createVisibility(model);
+  const read = { tags: ['maintenance'], security: 'bearer' as const, authenticate: deps.auth.requireRight(MAINTENANCE_READ) };
+  const write = { ...read, authenticate: deps.auth.requireRight(MAINTENANCE_WRITE) };
+  const modeId = (req: Request) => parseId(req.params['id'], 'id', 'maintenance mode id');
+  const Mode = { description: 'The maintenance mode', schema: MaintenanceMode };
+  const Modes = { description: 'One page of maintenance modes', schema: Type.Array(MaintenanceMode) };
+
+  const visibleFilter = (req: Request): ((mode: MaintenanceRecord) => boolean) => {
+    const visible = visibleTo(principal(req).subject);
+    return (mode) => mode.entries.some((entry) => visible(entry.ciId));
+  };
+  /** Applies `search`, sorting and paging of #1 and #3 to the modes the caller may see. */
+  const page = (req: Request, modes: Iterable<MaintenanceRecord>) => {
+    const query = parseListQuery(Object.fromEntries(req.query));
+    const visible = visibleFilter(req);
+    const now = deps.now();
+    return json(200, listModes(only(modes, visible), query, now).map((mode) => modeView(mode, now)));
+  };
+  const answer = (status: number, id: number) => json(status, modeView(model.slices.maintenance.modes.get(id)!, deps.now()));
+
+  return [
+    {
+      ...read,
+      method: 'GET',
+      path: MAINTENANCE_PREFIX,
+      name: 'maintenance.listModes',
+      summary: '#1 Maintenance modes the caller may see: search, sort and page',
+      schema: { query: MaintenanceListQuery, responses: { 200: Modes, ...problems(400, 401, 403) } },
+      handler: (req) => page(req, model.slices.maintenance.modes.values()),
+    },
+    {
+      ...read,
+      method: 'GET',
+      path: `${MAINTENANCE_PREFIX}/:id`,
+      name: 'maintenance.getMode',
+      summary: '#2 One maintenance mode',
+      schema: { responses: { 200: Mode, ...problems(400, 401, 403, 404) } },
+      handler: (req) => {
+        const mode = findMode(model, modeId(req));
+        // Spec 7.2 lists 403 "no permission to view this mode" for #2, so an invisible mode is 403, not 404.
+        if (!visibleFilter(req)(mode)) throw errors.forbidden(`No permission to view maintenance mode ${mode.id}`);
+        return json(200, modeView(mode, deps.now()));
+      },
+    },
+    {
+      ...read,
+      method: 'POST',
+      path: `${MAINTENANCE_PREFIX}/filter`,
+      name: 'maintenance.filterModes',
+      summary: '#3 Maintenance modes by ids, start, end and CIs (OR within a field, AND across fields)',
+      schema: { query: MaintenanceListQuery, body: MaintenanceFilter, responses: { 200: Modes, ...problems(400, 401, 403, 415) } },
+      handler: (req) => page(req, filterModes(model.slices.maintenance, readFilter(req.body as MaintenanceFilterBody))),
+    },
+    {
+      ...write,
+      method: 'POST',
+      path: MAINTENANCE_PREFIX,
+      name: 'maintenance.createMode',
+      summary: '#4 Create a maintenance mode',
+      schema: { query: BatchValidateQuery, body: MaintenanceCreate, responses: { 201: Mode, ...problems(400, 401, 403, 415) } },
+      handler: async (req) => {
+        const options = batchValidate(req);
+        const input = readFullBody(req.body as MaintenanceCreateBody);
+        return answer(201, await cp.execute(createMode(input, options, actorOf(req), deps.now())));
+      },
+    },
+    {
+      ...write,
+      method: 'PUT',
+      path: `${MAINTENANCE_PREFIX}/:id`,
+      name: 'maintenance.replaceMode',
+      summary: '#5 Replace a maintenance mode; cancel=true cancels a scheduled mode or completes an active one',
+      schema: { query: BatchValidateQuery, body: MaintenanceUpdate, responses: { 200: Mode, ...problems(400, 401, 403, 404, 415) } },
+      handler: async (req) => {
+        const id = modeId(req);
+        const options = batchValidate(req);
+        const input = readFullBody(req.body as MaintenanceUpdateBody);
+        return answer(200, await cp.execute(editMode(id, input, options, actorOf(req), deps.now())));
+      },
+    },
+    {
+      ...write,
+      method: 'PATCH',
+      path: `${MAINTENANCE_PREFIX}/:id`,
+      name: 'maintenance.patchMode',
+      summary: '#6 Change some fields of a maintenance mode (null keeps a field)',
+      schema: { query: BatchValidateQuery, body: MaintenanceUpdate, responses: { 200: Mode, ...problems(400, 401, 403, 404, 415) } },
+      handler: async (req) => {
+        const id = modeId(req);
+        const options = batchValidate(req);
+        const input = readPatchBody(req.body as MaintenanceUpdateBody);
+        return answer(200, await cp.execute(editMode(id, input, options, actorOf(req), deps.now())));
+      },
+    },
+  ];
+}
+
+function* only<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+  for (const item of items) if (keep(item)) yield item;
+}

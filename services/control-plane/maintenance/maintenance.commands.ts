@@ -1,0 +1,151 @@
+/**
+ * Create, replace (PUT) and patch of maintenance modes (spec 4.2 #4–#6, 7.2; DESIGN §8). One
+ * edit function serves PUT and PATCH: they differ only in how the body is read
+ * (maintenance-input.ts). Order of the checks: the body (400) ▸ the mode (404) ▸ rights (403)
+ * ▸ rules on the mode's state and on the CIs (400).
+ */
+import { errors } from '../../runtime/errors.js';
+import { Level, levelOn } from '../rights/ci-rights.js';
+import type { Actor } from '../cmdb/ci-checks.js';
+import type { PlatformCommand, PlatformModel } from '../slices.js';
+import { requireEndAfterStart, requireEndInFuture, type ModeInput, type ScopeItem } from './maintenance-input.js';
+import { modeState, type MaintenanceRecord, type ScopeEntryRecord } from './maintenance.types.js';
+
+export interface ScopeOptions {
+  /** true: refuse the mode when a CI is unknown or not accessible; false: drop such CIs. */
+  batchValidate: boolean;
+}
+
+/** Putting a CI in maintenance needs full read on it (DESIGN §4); an unknown CI has none. */
+const accessible = (model: PlatformModel, actor: Actor, ciId: number): boolean => levelOn(model.slices.cmdb, actor.subject, ciId) >= Level.Read;
+
+/** The CIs the caller may put in maintenance; spec 4.2 `batchValidate` decides about the others. */
+function resolveScope(model: PlatformModel, actor: Actor, items: ScopeItem[], options: ScopeOptions): ScopeItem[] {
+  const failing = items.map((item, i) => ({ item, i })).filter(({ item }) => !accessible(model, actor, item.ciId));
+  if (options.batchValidate && failing.length > 0) {
+    throw errors.badRequest(
+      `CIs not found or not accessible: ${failing.map(({ item }) => item.ciId).join(', ')}`,
+      failing.map(({ i }) => ({ path: `/configItems/${i}/id`, message: 'CI not found or not accessible' })),
+    );
+  }
+  const kept = items.filter((item) => accessible(model, actor, item.ciId));
+  if (kept.length === 0) throw errors.badRequest('None of the CIs in configItems was found or is accessible', [{ path: '/configItems', message: 'no CI found or accessible' }]);
+  return kept;
+}
+
+export function createMode(input: ModeInput, options: ScopeOptions, actor: Actor, now: number): PlatformCommand<number> {
+  return (model) => {
+    const start = input.start!;
+    const end = input.end!;
+    requireEndInFuture(end, now);
+    const scope = resolveScope(model, actor, input.scope!, options);
+    const next = model.sequences.next('maint');
+    const at = new Date(now).toISOString();
+    const mode: MaintenanceRecord = {
+      id: next.id,
+      title: input.title ?? null,
+      start,
+      end,
+      entries: scope.map((item) => ({ ...item, start, end })),
+      labels: input.labels ?? {},
+      canceledAt: null,
+      completedAt: null,
+      createdAt: at,
+      createdBy: actor.userId,
+      updatedAt: at,
+      updatedBy: actor.userId,
+    };
+    return { changes: [next.change, { key: `maint:${mode.id}`, value: mode }], result: () => mode.id };
+  };
+}
+
+export function findMode(model: PlatformModel, id: number): MaintenanceRecord {
+  const mode = model.slices.maintenance.modes.get(id);
+  if (!mode) throw errors.notFound(`Maintenance mode ${id} not found`);
+  return mode;
+}
+
+/**
+ * Editing needs read on every CI the mode names (its past entries too), so nobody changes
+ * maintenance on a CI they cannot read; CIs deleted from the CMDB since are passed over.
+ */
+function requireEditRight(model: PlatformModel, actor: Actor, mode: MaintenanceRecord): void {
+  const cmdb = model.slices.cmdb;
+  for (const entry of mode.entries) {
+    if (cmdb.cis.has(entry.ciId) && !accessible(model, actor, entry.ciId)) {
+      throw errors.forbidden(`No permission to edit maintenance mode ${mode.id}: it covers CIs you cannot read`);
+    }
+  }
+}
+
+function refuseEnded(mode: MaintenanceRecord, state: 'Completed' | 'Canceled', cancel: boolean): never {
+  if (state === 'Canceled') {
+    throw errors.badRequest(cancel ? `Maintenance mode ${mode.id} was already canceled, so it cannot be canceled again` : `Maintenance mode ${mode.id} was canceled, so it cannot be changed`);
+  }
+  throw errors.badRequest(cancel ? `Maintenance mode ${mode.id} has already ended, so it cannot be completed` : `Maintenance mode ${mode.id} has already ended, so it cannot be changed`);
+}
+
+/**
+ * The entries of a running mode after an edit (DESIGN §8): past entries stay as they were; a
+ * CI kept with the same scope and depth keeps its entry (and its start); a CI removed, or whose
+ * scope or depth changes, has its entry ended now; a CI added starts now.
+ */
+function runningEntries(mode: MaintenanceRecord, scope: ScopeItem[] | undefined, end: number, now: number): ScopeEntryRecord[] {
+  const wanted = new Map((scope ?? mode.entries.filter((e) => e.end > now)).map((item) => [item.ciId, item]));
+  const out: ScopeEntryRecord[] = [];
+  for (const entry of mode.entries) {
+    if (entry.end <= now) out.push(entry);
+    else {
+      const item = wanted.get(entry.ciId);
+      if (item && item.scope === entry.scope && item.depth === entry.depth) {
+        out.push({ ...entry, end });
+        wanted.delete(entry.ciId);
+      } else out.push({ ...entry, end: now });
+    }
+  }
+  for (const item of wanted.values()) out.push({ ciId: item.ciId, scope: item.scope, depth: item.depth, start: now, end });
+  return out;
+}
+
+/** PUT #5 and PATCH #6 on a checked body (maintenance-input.ts `readFullBody` / `readPatchBody`). */
+export function editMode(id: number, input: ModeInput, options: ScopeOptions, actor: Actor, now: number): PlatformCommand<number> {
+  return (model) => {
+    const mode = findMode(model, id);
+    requireEditRight(model, actor, mode);
+    const state = modeState(mode, now);
+    if (state === 'Completed' || state === 'Canceled') refuseEnded(mode, state, input.cancel);
+    const start = input.start ?? mode.start;
+    const end = input.end ?? mode.end;
+    if (state === 'Active' && start !== mode.start) {
+      throw errors.badRequest(`Maintenance mode ${id} has already started, so its start time cannot be changed`, [{ path: '/dateStart', message: 'cannot change once the mode has started' }]);
+    }
+    requireEndAfterStart(start, end);
+    // A cancel ends the mode now, whatever end the body names.
+    if (!input.cancel) requireEndInFuture(end, now);
+    const scope = input.scope && resolveScope(model, actor, input.scope, options);
+
+    let entries: ScopeEntryRecord[];
+    if (state === 'Scheduled') {
+      const items = scope ?? mode.entries;
+      entries = items.map((item) => ({ ciId: item.ciId, scope: item.scope, depth: item.depth, start, end }));
+    } else entries = runningEntries(mode, scope, end, now);
+
+    const next: MaintenanceRecord = {
+      ...mode,
+      title: input.title === undefined ? mode.title : input.title,
+      start,
+      end,
+      entries,
+      labels: input.labels ?? mode.labels,
+      updatedAt: new Date(now).toISOString(),
+      updatedBy: actor.userId,
+    };
+    if (input.cancel && state === 'Scheduled') next.canceledAt = now;
+    if (input.cancel && state === 'Active') {
+      next.completedAt = now;
+      next.end = now;
+      next.entries = entries.map((e) => (e.end > now ? { ...e, end: now } : e));
+    }
+    return { changes: [{ key: `maint:${id}`, value: next }], result: () => id };
+  };
+}
