@@ -28,9 +28,21 @@ export interface IncomingRecord {
   raw: string;
 }
 
+export interface DecodedPart extends BatchPart {
+  /** Batch index of the part's first record. */
+  firstIndex: number;
+}
+
 export interface DecodedBatch {
   streamId: number;
-  records: IncomingRecord[];
+  parts: DecodedPart[];
+  count: number;
+}
+
+/** The record at `i` of a part, decoded from its line. */
+export function recordOf(part: DecodedPart, i: number): IncomingRecord {
+  const line = part.lines[i]!;
+  return { index: part.firstIndex + i, receivedAt: part.receivedAt, kind: part.kind, raw: part.kind === 'json' ? line : (JSON.parse(line) as string) };
 }
 
 export function encodeBatch(streamId: number, parts: readonly BatchPart[]): string {
@@ -51,16 +63,16 @@ export function decodeBatch(text: string): DecodedBatch {
   if (lines[lines.length - 1] === '') lines.pop();
   const header = JSON.parse(lines[0] ?? 'null') as { v?: number; s?: number } | null;
   if (!header || header.v !== 1 || typeof header.s !== 'number') throw new MalformedBatchError('batch header missing or of an unknown version');
-  const records: IncomingRecord[] = [];
+  const parts: DecodedPart[] = [];
   let at = 1;
+  let count = 0;
   while (at < lines.length) {
     const part = JSON.parse(lines[at]!) as { t: number; k: RecordKind; n: number };
     at += 1;
     if (at + part.n > lines.length) throw new MalformedBatchError(`part at line ${at} announces ${part.n} records; the batch ends first`);
-    for (let i = 0; i < part.n; i++, at++) {
-      const line = lines[at]!;
-      records.push({ index: records.length, receivedAt: part.t, kind: part.k, raw: part.k === 'json' ? line : (JSON.parse(line) as string) });
-    }
+    parts.push({ receivedAt: part.t, kind: part.k, lines: lines.slice(at, at + part.n), firstIndex: count });
+    at += part.n;
+    count += part.n;
   }
-  return { streamId: header.s, records };
+  return { streamId: header.s, parts, count };
 }

@@ -6,18 +6,25 @@ import type { IncomingRecord } from './envelope.js';
 import type { Prepared } from './preprocess.step.js';
 import { clickhouseDateTime } from './timestamps.js';
 
-/** A UUID from a 32-hex-digit batch id and a record index (the last 8 digits carry the index). */
+/** The first 28 characters of the UUIDs of a batch's records (from its 32-hex-digit id). */
+export const idPrefix = (batchId: string): string =>
+  `${batchId.slice(0, 8)}-${batchId.slice(8, 12)}-${batchId.slice(12, 16)}-${batchId.slice(16, 20)}-${batchId.slice(20, 24)}`;
+
+/** A UUID from a batch id and a record index (the last 8 digits carry the index). */
 export function recordId(batchId: string, index: number): string {
-  const hex = batchId.slice(0, 24) + index.toString(16).padStart(8, '0');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  return idPrefix(batchId) + index.toString(16).padStart(8, '0');
+}
+
+/** One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form. */
+export function eventRowLine(prefix: string, index: number, streamId: number, ts: string, receivedAt: string, routeJson: string, labelsJson: string, payload: string): string {
+  return (
+    `{"id":"${prefix}${index.toString(16).padStart(8, '0')}","stream_id":${streamId},"ts":"${ts}","received_at":"${receivedAt}",` +
+    `"route":${routeJson},"labels":${labelsJson},"payload":${JSON.stringify(payload)}}`
+  );
 }
 
 export function eventRow(batchId: string, streamId: number, record: IncomingRecord, prepared: Prepared, labelsJson: string): string {
-  return (
-    `{"id":"${recordId(batchId, record.index)}","stream_id":${streamId},"ts":"${clickhouseDateTime(prepared.ts)}",` +
-    `"received_at":"${clickhouseDateTime(record.receivedAt)}","route":${JSON.stringify(prepared.route)},"labels":${labelsJson},` +
-    `"payload":${JSON.stringify(prepared.payload)}}`
-  );
+  return eventRowLine(idPrefix(batchId), record.index, streamId, clickhouseDateTime(prepared.ts), clickhouseDateTime(record.receivedAt), JSON.stringify(prepared.route), labelsJson, prepared.payload);
 }
 
 export function deadLetterRow(batchId: string, streamId: number, record: IncomingRecord, reason: string): string {

@@ -15,7 +15,8 @@ export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
   durable: 'event-worker',
   maxBatch: 16,
-  maxWaitMs: 1000,
+  // Ingress requests wait for this batch's ack: hand over what arrived within a few ms.
+  maxWaitMs: 2,
   ackWaitMs: 60_000,
   maxDeliver: -1,
 };
