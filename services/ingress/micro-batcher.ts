@@ -1,7 +1,9 @@
 /**
  * Packs the records of many requests into one bus message per stream (DESIGN §6), bounded by
  * record count, bytes and a few milliseconds. Each request waits for the acknowledgement of the
- * message holding its records. A publish that fails is retried with the same message id until
+ * message holding its records. One message per stream is on its way at a time; while it is, new
+ * records gather in the next one, so messages grow with the load (large inserts downstream, which
+ * run one at a time anyway) and stay small and quick when it is light. A publish that fails is retried with the same message id until
  * the publish timeout (the bus drops the duplicate if the first try had landed); a backlog over
  * the bound refuses new records at once so the ingress answers 503.
  */
@@ -30,10 +32,12 @@ export interface MicroBatcher {
 }
 
 const RETRY_DELAY_MS = 100;
+const IN_FLIGHT_PER_STREAM = 1;
 
 export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus; logger: Logger; metrics: Metrics }): MicroBatcher {
   const open = new Map<number, OpenBatch>();
   const publishing = new Set<Promise<void>>();
+  const inFlightOf = new Map<number, number>();
 
   async function publishWithRetry(subject: string, data: Buffer, msgId: string): Promise<void> {
     const deadline = Date.now() + config.publishTimeoutMs;
@@ -56,6 +60,7 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
     deps.metrics.batchRecords.observe({ stage: 'ingress' }, batch.records);
     deps.metrics.batchBytes.observe({ stage: 'ingress' }, batch.bytes);
     const msgId = randomBytes(16).toString('hex');
+    inFlightOf.set(streamId, (inFlightOf.get(streamId) ?? 0) + 1);
     const done = publishWithRetry(recordsSubject(streamId), Buffer.from(encodeBatch(streamId, batch.parts)), msgId).then(
       () => {
         for (const w of batch.waiters) w.resolve();
@@ -67,7 +72,13 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
       },
     );
     publishing.add(done);
-    void done.finally(() => publishing.delete(done));
+    void done.finally(() => {
+      publishing.delete(done);
+      inFlightOf.set(streamId, (inFlightOf.get(streamId) ?? 1) - 1);
+      // What gathered while the window was full goes now, unless its own timer is still running.
+      const next = open.get(streamId);
+      if (next && next.timer === undefined) send(streamId);
+    });
   }
 
   return {
@@ -84,8 +95,18 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
       batch.records += part.lines.length;
       batch.bytes += bytes;
       const promise = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
-      if (batch.records >= config.maxRecords || batch.bytes >= config.maxBytes || config.maxWaitMs === 0) send(streamId);
-      else batch.timer ??= setTimeout(() => send(streamId), config.maxWaitMs);
+      const windowFull = (inFlightOf.get(streamId) ?? 0) >= IN_FLIGHT_PER_STREAM;
+      if (batch.records >= config.maxRecords || batch.bytes >= config.maxBytes) send(streamId);
+      else if (windowFull) {
+        // Sent when a message of this stream is acknowledged (see send).
+      } else if (config.maxWaitMs === 0) send(streamId);
+      else
+        batch.timer ??= setTimeout(() => {
+          const current = open.get(streamId);
+          if (!current) return;
+          current.timer = undefined;
+          if ((inFlightOf.get(streamId) ?? 0) < IN_FLIGHT_PER_STREAM) send(streamId);
+        }, config.maxWaitMs);
       return promise;
     },
     async flush() {
