@@ -15,8 +15,9 @@ export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
   durable: 'event-worker',
   maxBatch: 16,
-  // Ingress requests wait for this batch's ack: hand over what arrived within a few ms.
-  maxWaitMs: 2,
+  // Ingress requests wait for these acks and the ingress sends one message per stream at a time:
+  // hand over at once what is there (JetStream's shortest pull expiry still applies).
+  maxWaitMs: 0,
   ackWaitMs: 60_000,
   maxDeliver: -1,
 };

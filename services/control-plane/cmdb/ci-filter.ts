@@ -1,8 +1,8 @@
 /**
  * Filter #5 (spec 4.1): ids OR, names OR, labels AND across names; a label given a list matches
  * a CI having at least one of the values; a null label value matches on the name only; a null
- * field means any. Candidates come from the smallest index first, so a label filter over 10^5
- * CIs touches only the CIs that carry the label.
+ * field means any. Candidates come from the smallest index (ids, names, label, label value), so
+ * a label filter over 10^5 CIs touches only the CIs that carry the wanted value.
  */
 import type { CiFilterBody } from '../../../schemas/cmdb.schema.js';
 import type { CmdbSlice } from './cmdb.slice.js';
@@ -30,7 +30,14 @@ export function filterCis(cmdb: CmdbSlice, filter: CiFilterBody): CiRecord[] {
   if (filter.names) candidateSets.push([...new Set(filter.names.flatMap((n) => [...cmdb.idsByName(n)]))]);
   // An empty object names no label, so it sets no condition (like null).
   const labels = filter.labels && Object.keys(filter.labels).length > 0 ? filter.labels : null;
-  if (labels) for (const name of Object.keys(labels)) candidateSets.push(cmdb.idsWithLabel(name));
+  if (labels) {
+    for (const [name, wanted] of Object.entries(labels)) {
+      if (wanted === null) candidateSets.push(cmdb.idsWithLabel(name));
+      else if (!Array.isArray(wanted)) candidateSets.push(cmdb.idsWithLabelValue(name, wanted));
+      else if (wanted.length === 1) candidateSets.push(cmdb.idsWithLabelValue(name, wanted[0]!));
+      else candidateSets.push([...new Set(wanted.flatMap((v) => [...cmdb.idsWithLabelValue(name, v)]))]);
+    }
+  }
 
   const size = (s: ReadonlySet<number> | number[]): number => (Array.isArray(s) ? s.length : s.size);
   const smallest = candidateSets.sort((a, b) => size(a) - size(b))[0];

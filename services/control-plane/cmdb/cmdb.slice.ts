@@ -3,6 +3,8 @@ import type { Slice } from '../model.js';
 import type { CiRecord, CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
 
 const nameKey = (typeId: number, name: string): string => `${typeId}\u0000${name}`;
+const labelValueKey = (label: string, value: string): string => `${label}\u0000${value}`;
+const valuesOf = (value: string | string[] | null): readonly string[] => (value === null ? [] : Array.isArray(value) ? value : [value]);
 
 export class CmdbSlice implements Slice {
   readonly kinds = ['ci', 'citype', 'cmdbsystem'];
@@ -14,6 +16,7 @@ export class CmdbSlice implements Slice {
   private readonly byNameAndType = new Map<string, number>();
   private readonly byName = new Map<string, Set<number>>();
   private readonly byLabel = new Map<string, Set<number>>();
+  private readonly byLabelValue = new Map<string, Set<number>>();
 
   apply(key: string, kind: string, value: unknown): void {
     const id = Number(key.slice(kind.length + 1));
@@ -61,6 +64,11 @@ export class CmdbSlice implements Slice {
     return this.byLabel.get(label) ?? empty;
   }
 
+  /** CIs whose label has the value (alone, or among its list of values). */
+  idsWithLabelValue(label: string, value: string): ReadonlySet<number> {
+    return this.byLabelValue.get(labelValueKey(label, value)) ?? empty;
+  }
+
   /** Ancestor ids, nearest first. */
   *ancestors(id: number): Generator<number> {
     let parent = this.cis.get(id)?.parentId ?? null;
@@ -86,7 +94,10 @@ export class CmdbSlice implements Slice {
   private index(ci: CiRecord): void {
     this.byNameAndType.set(nameKey(ci.typeId, ci.name), ci.id);
     addTo(this.byName, ci.name, ci.id);
-    for (const label of Object.keys(ci.labels ?? {})) addTo(this.byLabel, label, ci.id);
+    for (const [label, value] of Object.entries(ci.labels ?? {})) {
+      addTo(this.byLabel, label, ci.id);
+      for (const v of valuesOf(value)) addTo(this.byLabelValue, labelValueKey(label, v), ci.id);
+    }
     if (ci.parentId !== null) addTo(this.childrenOf, ci.parentId, ci.id);
     for (const influential of ci.influentialIds) addTo(this.dependentsOf, influential, ci.id);
   }
@@ -94,7 +105,10 @@ export class CmdbSlice implements Slice {
   private unindex(ci: CiRecord): void {
     this.byNameAndType.delete(nameKey(ci.typeId, ci.name));
     this.byName.get(ci.name)?.delete(ci.id);
-    for (const label of Object.keys(ci.labels ?? {})) this.byLabel.get(label)?.delete(ci.id);
+    for (const [label, value] of Object.entries(ci.labels ?? {})) {
+      this.byLabel.get(label)?.delete(ci.id);
+      for (const v of valuesOf(value)) this.byLabelValue.get(labelValueKey(label, v))?.delete(ci.id);
+    }
     if (ci.parentId !== null) this.childrenOf.get(ci.parentId)?.delete(ci.id);
     for (const influential of ci.influentialIds) this.dependentsOf.get(influential)?.delete(ci.id);
   }

@@ -1,5 +1,5 @@
 /** Personal token secrets: 32 random bytes, shown once, stored only as SHA-256 (DESIGN §4). */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'ops_';
 
@@ -7,8 +7,9 @@ export function newTokenSecret(): string {
   return PREFIX + randomBytes(32).toString('base64url');
 }
 
+/** One-shot hash: every authenticated request pays it, and it skips the Hash object. */
 export function sha256Hex(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time comparison of two hex digests of equal length. */

@@ -1,0 +1,180 @@
+/**
+ * Ingestion benchmark (issue 6): `node --import tsx bench/ingest.bench.ts`
+ *
+ * In one run, against (a) the ceiling — a bare uWebSockets.js route that parses the JSON body and
+ * answers 200 —, (b) the platform all-in-one on embedded engines, (c) the platform on a real
+ * nats-server (with chDB): single-record JSON posts and NDJSON bodies of 1 000 records, from
+ * autocannon in a separate process. Each round starts each server fresh and runs both scenarios;
+ * the table gives medians over the rounds, records/s, and ratios to (a). Every platform run
+ * checks that the events stored in ClickHouse equal the records acknowledged with 200.
+ * Results: bench/results/ingest.md. Benchmarks assert nothing.
+ */
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { startChild, stopAllChildren, type Child } from './support/child.js';
+import { machineDescription, median } from './support/report.js';
+import type { LoadResult, LoadSpec } from './support/load.js';
+import { startNats, type RunningService } from '../test/support/services.js';
+
+const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
+const SECONDS = Number(process.env['SECONDS_PER_RUN'] ?? 5);
+const SINGLE_CONNECTIONS = Number(process.env['SINGLE_CONNECTIONS'] ?? 1024);
+const NDJSON_CONNECTIONS = Number(process.env['NDJSON_CONNECTIONS'] ?? 16);
+const PATH = '/api/public/cl/v1/stream-data';
+
+const singleBody = JSON.stringify({ host: 'web-1', service: 'checkout', status: 'ok', latencyMs: 42, message: 'GET /cart 200' });
+const ndjsonBody = Array.from({ length: 1000 }, (_, i) =>
+  JSON.stringify({ host: `web-${i % 50}`, service: 'checkout', status: i % 97 === 0 ? 'error' : 'ok', latencyMs: i % 300, message: `request ${i} handled` }),
+).join('\n') + '\n';
+
+type Mode = 'ceiling' | 'embedded' | 'nats';
+type Scenario = 'single' | 'ndjson';
+interface Run { reqPerSec: number; recordsPerSec: number; p50: number; p99: number; non2xx: number }
+const runs = new Map<string, Run[]>();
+const checks: string[] = [];
+
+function lines(child: Child): () => Promise<string> {
+  let buffer = '';
+  let seen = 0;
+  child.process.stdout!.on('data', (d: Buffer | string) => (buffer += d.toString()));
+  return () =>
+    new Promise((resolve, reject) => {
+      const deadline = Date.now() + 120_000;
+      const poll = (): void => {
+        const all = buffer.split('\n');
+        if (all.length - 1 > seen) return resolve(all[seen++]!);
+        if (Date.now() > deadline) return reject(new Error(`${child.name}: no answer`));
+        setTimeout(poll, 20);
+      };
+      poll();
+    });
+}
+
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  const child = startChild('load', 'bench/support/load.ts');
+  child.send(JSON.stringify(spec), true);
+  return JSON.parse((await child.output(spec.duration * 1000 + 120_000)).trim().split('\n').pop()!) as LoadResult;
+}
+
+async function scenario(mode: Mode, name: Scenario, url: string): Promise<number> {
+  const ndjson = name === 'ndjson';
+  const result = await load({
+    url,
+    method: 'POST',
+    headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+    body: ndjson ? ndjsonBody : singleBody,
+    connections: ndjson ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS,
+    duration: SECONDS,
+    warmup: 0,
+  });
+  const perRequest = ndjson ? 1000 : 1;
+  const ok = result.precise.count;
+  const key = `${mode}/${name}`;
+  const list = runs.get(key) ?? [];
+  const reqPerSec = ok / SECONDS;
+  list.push({ reqPerSec, recordsPerSec: reqPerSec * perRequest, p50: result.precise.p50, p99: result.precise.p99, non2xx: result.non2xx + result.errors + result.timeouts });
+  runs.set(key, list);
+  return ok * perRequest;
+}
+
+async function platformRound(mode: Exclude<Mode, 'ceiling'>, nats: RunningService | undefined, round: number): Promise<void> {
+  const server = startChild(`platform-${mode}`, 'bench/support/ingest-server.ts', nats ? { NATS_URL: nats.url } : {});
+  const next = lines(server);
+  const { port, key } = JSON.parse(await next()) as { port: number; key: string };
+  const url = `http://127.0.0.1:${port}${PATH}?streamKey=${key}`;
+  for (const name of ['single', 'ndjson'] as const) await scenario(mode, name, url);
+  // Exact check: a run of a fixed number of requests, every one answered, from a settled count.
+  // (A timed run ends by dropping the requests in flight; the server may still store those.)
+  const count = async (): Promise<{ count: number; distinctIds: number }> => {
+    server.send('count\n');
+    return JSON.parse(await next()) as { count: number; distinctIds: number };
+  };
+  const settled = async (atLeast: number): Promise<{ count: number; distinctIds: number }> => {
+    let last = await count();
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      const now = await count();
+      if (now.count === last.count && now.count >= atLeast) return now;
+      last = now;
+    }
+    return last;
+  };
+  const before = await settled(0);
+  const verify = async (ndjson: boolean, amount: number, connections: number): Promise<number> => {
+    const result = await load({
+      url,
+      method: 'POST',
+      headers: { 'content-type': ndjson ? 'application/x-ndjson' : 'application/json' },
+      body: ndjson ? ndjsonBody : singleBody,
+      connections,
+      duration: 0,
+      amount,
+      warmup: 0,
+    });
+    return result.precise.count * (ndjson ? 1000 : 1);
+  };
+  const acknowledged = (await verify(false, 20_000, 256)) + (await verify(true, 200, NDJSON_CONNECTIONS));
+  // With NATS the 200 comes at the JetStream ack; the rows land moments later.
+  const after = await settled(before.count + acknowledged);
+  const added = after.count - before.count;
+  checks.push(
+    `round ${round} ${mode}: verification run acknowledged ${acknowledged} records; event rows grew by ${added} (${after.distinctIds} distinct ids in ${after.count} rows) — ${added === acknowledged && after.distinctIds === after.count ? 'equal' : 'DIFFERENT'}`,
+  );
+  server.send('stop\n');
+  await server.stop(15_000);
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg();
+  const nats = await startNats();
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      const bare = startChild('ceiling', 'bench/support/bare-ingest-server.ts');
+      const { port } = JSON.parse(await bare.firstLine(10_000)) as { port: number };
+      for (const name of ['single', 'ndjson'] as const) await scenario('ceiling', name, `http://127.0.0.1:${port}${PATH}`);
+      await bare.stop();
+      await platformRound('embedded', undefined, round);
+      await platformRound('nats', nats, round);
+      process.stderr.write(`round ${round} done\n`);
+    }
+  } finally {
+    await stopAllChildren();
+    await nats.stop();
+  }
+  const row = (mode: Mode, name: Scenario) => {
+    const list = runs.get(`${mode}/${name}`) ?? [];
+    const ceiling = median((runs.get(`ceiling/${name}`) ?? []).map((r) => r.reqPerSec));
+    const req = median(list.map((r) => r.reqPerSec));
+    return `| ${mode} | ${name} | ${name === 'ndjson' ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS} | ${Math.round(req).toLocaleString('en-US')} | ${Math.round(median(list.map((r) => r.recordsPerSec))).toLocaleString('en-US')} | ${median(list.map((r) => r.p50)).toFixed(1)} | ${median(list.map((r) => r.p99)).toFixed(1)} | ${(req / ceiling).toFixed(2)} | ${list.reduce((s, r) => s + r.non2xx, 0)} |`;
+  };
+  const table = [
+    '| server | body | conns | req/s | records/s | p50 ms | p99 ms | ratio to ceiling req/s | non-2xx |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+    ...(['ceiling', 'embedded', 'nats'] as const).flatMap((mode) => (['single', 'ndjson'] as const).map((name) => row(mode, name))),
+  ].join('\n');
+  const targets = [
+    `- single-record posts all-in-one at ≥ 50% of the ceiling's req/s: ${(median(runs.get('embedded/single')!.map((r) => r.reqPerSec)) / median(runs.get('ceiling/single')!.map((r) => r.reqPerSec))).toFixed(2)}`,
+    `- NDJSON ≥ 250 000 records/s stored end to end all-in-one: ${Math.round(median(runs.get('embedded/ndjson')!.map((r) => r.recordsPerSec))).toLocaleString('en-US')} records/s`,
+  ];
+  const text = [
+    '# Ingestion benchmark',
+    '',
+    `Medians over ${ROUNDS} rounds of ${SECONDS} s per scenario; load from autocannon in its own process; platform at LOG_LEVEL=warn (no per-request log line).`,
+    '',
+    table,
+    '',
+    '## Targets',
+    ...targets,
+    '',
+    '## Stored = acknowledged',
+    ...checks.map((c) => `- ${c}`),
+    '',
+    '## Machine',
+    ...machineDescription(loadAtStart),
+    '',
+  ].join('\n');
+  writeFileSync(new URL('./results/ingest.md', import.meta.url), text);
+  process.stdout.write(text);
+}
+
+await main();

@@ -1,0 +1,104 @@
+/**
+ * Benchmark children: TypeScript scripts run as separate Node processes (`node --import tsx`),
+ * talking JSON lines over stdin / stdout. Every child started here is tracked so that the
+ * orchestrator can stop them all, by their own handles, on success and on failure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const root = new URL('../../', import.meta.url).pathname;
+const running = new Set<Child>();
+
+export interface Child {
+  readonly name: string;
+  readonly process: ChildProcess;
+  /** Resolves with the first line the child writes on stdout. */
+  firstLine(timeoutMs: number): Promise<string>;
+  /** Resolves with everything written on stdout once the child exited with code 0. */
+  output(timeoutMs: number): Promise<string>;
+  /** Writes text on the child's stdin (and closes it with `end`). */
+  send(text: string, end?: boolean): void;
+  /** Closes stdin, sends SIGTERM, and SIGKILL after `graceMs`; resolves when it is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function startChild(name: string, script: string, env: Record<string, string> = {}): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8000)));
+  child.stdin.on('error', () => undefined); // the child may exit before reading everything
+  // 'close' (not 'exit'): stdout has been read to its end by then.
+  const exited = new Promise<void>((resolve) =>
+    child.once('close', (code, signal) => {
+      exit = { code, signal };
+      running.delete(handle);
+      resolve();
+    }),
+  );
+  const failure = (what: string): Error => new Error(`${name}: ${what}${stderr ? `\n--- stderr of ${name} ---\n${stderr.trimEnd()}` : ''}`);
+
+  const waitUntil = <T>(ready: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        let value: T | undefined;
+        try {
+          value = ready();
+        } catch (error) {
+          return done(() => reject(error));
+        }
+        if (value !== undefined) return done(() => resolve(value));
+        if (exit) return done(() => reject(failure(`exited (code ${exit!.code}, signal ${exit!.signal}) before ${what}`)));
+      };
+      const timer = setTimeout(() => done(() => reject(failure(`no ${what} after ${timeoutMs} ms`))), timeoutMs);
+      const done = (settle: () => void): void => {
+        clearTimeout(timer);
+        child.stdout.off('data', check);
+        child.off('close', check);
+        settle();
+      };
+      child.stdout.on('data', check);
+      child.on('close', check);
+      check();
+    });
+
+  const handle: Child = {
+    name,
+    process: child,
+    firstLine: (timeoutMs) =>
+      waitUntil(() => {
+        const newline = stdout.indexOf('\n');
+        return newline < 0 ? undefined : stdout.slice(0, newline);
+      }, timeoutMs, 'line on stdout'),
+    output: (timeoutMs) =>
+      waitUntil(() => {
+        if (!exit) return undefined;
+        if (exit.code !== 0) throw failure(`exited with code ${exit.code}, signal ${exit.signal}`);
+        return stdout;
+      }, timeoutMs, 'exit'),
+    send(text, end = false) {
+      child.stdin.write(text);
+      if (end) child.stdin.end();
+    },
+    async stop(graceMs = 5000) {
+      if (exit) return;
+      child.stdin.end();
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  running.add(handle);
+  return handle;
+}
+
+/** Stops every child still running. */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.allSettled([...running].map((c) => c.stop()));
+}

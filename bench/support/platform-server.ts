@@ -1,0 +1,112 @@
+/**
+ * Benchmark child: starts the whole platform on its embedded engines in a temporary data
+ * directory, creates two workgroups and a non-admin user (member of one) with a token through
+ * the admin API, seeds the 100 000 CIs of cmdb-dataset.ts in a few control-plane commits, then
+ * prints one JSON line on stdout: `{ port, token, ... }`. It stops (and removes its data
+ * directory) when its stdin closes or on SIGTERM / SIGINT.
+ *
+ * Environment: LOG_LEVEL (default `warn`; logs go to stderr).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../services/runtime/config.js';
+import { createLogger } from '../../services/runtime/logger.js';
+import { startPlatform } from '../../services/platform.js';
+import { allPartNames } from '../../services/parts.js';
+import { CI_COUNT, readableByOps, seedChanges, type DatasetContext } from './cmdb-dataset.js';
+
+export interface PlatformServerInfo {
+  port: number;
+  /** Token of the non-admin benchmark user. */
+  token: string;
+  user: { id: number; name: string; workGroupIds: number[] };
+  workGroups: { ops: number; net: number };
+  ciCount: number;
+  /** CIs the benchmark user may read, ascending. */
+  readableIds: number[];
+  seedMs: number;
+  logLevel: string;
+}
+
+const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+const SEED_CHUNK = 10_000;
+const SEED_TIME = '2026-01-01T00:00:00.000Z';
+
+const logLevel = process.env['LOG_LEVEL'] || 'warn';
+const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-'));
+const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: logLevel });
+config.port = 0;
+const logger = createLogger(config.logLevel, process.stderr);
+
+let stopping: Promise<void> | undefined;
+let platformStop: (() => Promise<void>) | undefined;
+function shutdown(code: number): Promise<void> {
+  return (stopping ??= (async () => {
+    try {
+      await platformStop?.();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(code);
+    }
+  })());
+}
+process.once('SIGTERM', () => void shutdown(0));
+process.once('SIGINT', () => void shutdown(0));
+process.stdin.on('end', () => void shutdown(0));
+process.stdin.resume();
+
+try {
+  const platform = await startPlatform(config, allPartNames, { logger });
+  platformStop = () => platform.stop('benchmark done');
+  const base = `http://127.0.0.1:${platform.port}`;
+  const admin = async (method: string, path: string, json?: unknown): Promise<any> => {
+    const response = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text);
+  };
+
+  const me = await admin('GET', '/api/admin/v1/me');
+  const ops = await admin('POST', '/api/admin/v1/work-groups', { name: 'Operations' });
+  const net = await admin('POST', '/api/admin/v1/work-groups', { name: 'Network' });
+  const user = await admin('POST', '/api/admin/v1/users', { name: 'bench-reader', roles: [], workGroupIds: [ops.id] });
+  const issued = await admin('POST', `/api/admin/v1/users/${user.id}/tokens`, { name: 'benchmark' });
+  if (user.rights.length !== 0) throw new Error(`the benchmark user must hold no platform right, has ${user.rights.join(', ')}`);
+
+  const model = platform.controlPlane.model;
+  const typeId = model.slices.cmdb.defaultType()?.id;
+  if (typeId === undefined) throw new Error('no default CI type after bootstrap');
+  if (model.slices.cmdb.cis.size !== 0 || model.sequences.current('ci') !== 0 || model.sequences.current('grant') !== 0) {
+    throw new Error('the benchmark needs an empty CMDB');
+  }
+  const ctx: DatasetContext = { opsWorkGroupId: ops.id, netWorkGroupId: net.id, typeId, author: { id: me.user.id, name: me.user.name }, now: SEED_TIME };
+  const seedStart = performance.now();
+  for (let from = 1; from <= CI_COUNT; from += SEED_CHUNK) {
+    const changes = seedChanges(from, Math.min(from + SEED_CHUNK - 1, CI_COUNT), ctx);
+    await platform.controlPlane.execute(() => ({ changes, result: () => undefined }));
+  }
+  const seedMs = performance.now() - seedStart;
+  if (model.slices.cmdb.cis.size !== CI_COUNT) throw new Error(`seeded ${model.slices.cmdb.cis.size} CIs, expected ${CI_COUNT}`);
+
+  const readableIds: number[] = [];
+  for (let id = 1; id <= CI_COUNT; id++) if (readableByOps(id)) readableIds.push(id);
+  const info: PlatformServerInfo = {
+    port: platform.port,
+    token: issued.token,
+    user: { id: user.id, name: user.name, workGroupIds: user.workGroupIds },
+    workGroups: { ops: ops.id, net: net.id },
+    ciCount: CI_COUNT,
+    readableIds,
+    seedMs: Math.round(seedMs),
+    logLevel,
+  };
+  process.stdout.write(JSON.stringify(info) + '\n');
+} catch (error) {
+  process.stderr.write(`platform-server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  await shutdown(1);
+}
