@@ -77,7 +77,9 @@ async function scenario(mode: Mode, name: Scenario, url: string): Promise<number
   return ok * perRequest;
 }
 
-async function platformRound(mode: Exclude<Mode, 'ceiling'>, nats: RunningService | undefined, round: number): Promise<void> {
+async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Promise<void> {
+  // A fresh nats-server per round: each platform starts on empty engines.
+  const nats: RunningService | undefined = mode === 'nats' ? await startNats() : undefined;
   const server = startChild(`platform-${mode}`, 'bench/support/ingest-server.ts', nats ? { NATS_URL: nats.url } : {});
   const next = lines(server);
   const { port, key } = JSON.parse(await next()) as { port: number; key: string };
@@ -122,24 +124,23 @@ async function platformRound(mode: Exclude<Mode, 'ceiling'>, nats: RunningServic
   );
   server.send('stop\n');
   await server.stop(15_000);
+  await nats?.stop();
 }
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
-  const nats = await startNats();
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       const bare = startChild('ceiling', 'bench/support/bare-ingest-server.ts');
       const { port } = JSON.parse(await bare.firstLine(10_000)) as { port: number };
       for (const name of ['single', 'ndjson'] as const) await scenario('ceiling', name, `http://127.0.0.1:${port}${PATH}`);
       await bare.stop();
-      await platformRound('embedded', undefined, round);
-      await platformRound('nats', nats, round);
+      await platformRound('embedded', round);
+      await platformRound('nats', round);
       process.stderr.write(`round ${round} done\n`);
     }
   } finally {
     await stopAllChildren();
-    await nats.stop();
   }
   const row = (mode: Mode, name: Scenario) => {
     const list = runs.get(`${mode}/${name}`) ?? [];

@@ -1,9 +1,11 @@
 -- Event rows and dead letters (DESIGN §6). Both are read per stream and time range, hence the
 -- sort key, and grow without bound, hence monthly partitions that can be dropped whole.
--- non_replicated_deduplication_window: without it a single server (or chDB) ignores
--- insert_deduplication_token, and a batch retried after a lost acknowledgement would be stored
--- twice. It also drops a repeated block of identical rows sent without a token, which event rows
--- (each with its own id) never are.
+-- Exactly one row per accepted record, two ways: an event worker inserts the records of several
+-- bus messages at once with a token naming them (non_replicated_deduplication_window makes a
+-- single server, or chDB, honour insert_deduplication_token), so the same group retried adds
+-- nothing; a redelivery that groups the messages differently is caught by the Replacing engine,
+-- since a record's row (id from its batch id and position, its date, its stream) is the same
+-- every time: duplicates collapse at merge, and `FINAL` reads see one row per record at once.
 CREATE TABLE IF NOT EXISTS events
 (
     id UUID,
@@ -14,7 +16,7 @@ CREATE TABLE IF NOT EXISTS events
     labels Map(String, String),
     payload String
 )
-ENGINE = MergeTree
+ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(ts)
 ORDER BY (stream_id, ts, id)
 SETTINGS non_replicated_deduplication_window = 10000;
@@ -27,7 +29,7 @@ CREATE TABLE IF NOT EXISTS dead_letters
     reason String,
     payload String
 )
-ENGINE = MergeTree
+ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(received_at)
 ORDER BY (stream_id, received_at, id)
 SETTINGS non_replicated_deduplication_window = 10000;

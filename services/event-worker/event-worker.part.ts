@@ -1,20 +1,21 @@
 /**
  * The event worker (DESIGN §6): pulls record batches from the bus, runs pipelines/records on
- * each, inserts the event rows (and dead letters) and only then acks. The insert carries the
- * batch's message id as deduplication token, so a batch redelivered after a crash between insert
- * and ack adds no second row. Several workers share one durable consumer.
+ * each, inserts the event rows (and dead letters) of all the messages fetched together in one
+ * insert, and only then acks them. A batch redelivered after a crash between insert and ack adds
+ * no second row (0001_events.sql says how). Several workers share one durable consumer.
  */
 import { createHash } from 'node:crypto';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { RECORDS_STREAM } from '../runtime/bus-streams.js';
-import { processBatch } from '../../pipelines/records/record-pipeline.js';
+import { processBatch, type BatchRows } from '../../pipelines/records/record-pipeline.js';
+import { recordId } from '../../pipelines/records/event-row.js';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 
 export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
   durable: 'event-worker',
-  maxBatch: 16,
+  maxBatch: 64,
   // Ingress requests wait for these acks and the ingress sends one message per stream at a time:
   // hand over at once what is there (JetStream's shortest pull expiry still applies).
   maxWaitMs: 0,
@@ -34,41 +35,59 @@ export function createBatchHandler(ctx: PlatformContext, hooks: EventWorkerHooks
   const { analytics } = ctx.engines;
   const streams = ctx.controlPlane.model.slices.streams.streams;
   const configOf = (id: number) => streams.get(id)?.config;
+  const batchIdOf = (message: BusMessage): string =>
+    message.msgId && /^[0-9a-f]{32}$/.test(message.msgId) ? message.msgId : createHash('sha256').update(message.data).digest('hex').slice(0, 32);
 
-  async function handle(message: BusMessage): Promise<void> {
-    const batchId = message.msgId && /^[0-9a-f]{32}$/.test(message.msgId) ? message.msgId : createHash('sha256').update(message.data).digest('hex').slice(0, 32);
-    const text = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8');
-    let rows;
-    try {
-      rows = processBatch(batchId, text, configOf);
-    } catch (error) {
-      // A batch the pipeline cannot even decode is kept whole in the dead letters, never dropped.
-      const reason = `undecodable batch: ${(error as Error).message}`;
-      ctx.logger.error({ err: error, batchId }, 'dead-lettering an undecodable batch');
-      await analytics.insert('dead_letters', [{ id: batchId.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5'), stream_id: 0, received_at: clickhouseDateTime(ctx.now()), reason, payload: text }], {
-        deduplicationToken: `${batchId}:undecodable`,
-      });
-      message.ack();
-      return;
-    }
-    if (rows.eventCount > 0) await analytics.insert('events', Buffer.from(rows.events), { deduplicationToken: batchId });
-    if (rows.deadLetterCount > 0) {
-      await analytics.insert('dead_letters', Buffer.from(rows.deadLetters), { deduplicationToken: `${batchId}:dead` });
-      ctx.logger.warn({ batchId, streamId: rows.streamId, deadLetters: rows.deadLetterCount }, 'records dead-lettered');
-    }
-    ctx.metrics.batchRecords.observe({ stage: 'insert' }, rows.eventCount);
-    hooks.afterInsert?.(message);
+  /** A batch the pipeline cannot even decode is kept whole in the dead letters, never dropped. */
+  async function keepUndecodable(message: BusMessage, batchId: string, text: string, error: unknown): Promise<void> {
+    ctx.logger.error({ err: error, batchId }, 'dead-lettering an undecodable batch');
+    const row = { id: recordId(batchId, 0), stream_id: 0, received_at: clickhouseDateTime(ctx.now()), reason: `undecodable batch: ${(error as Error).message}`, payload: text };
+    await analytics.insert('dead_letters', [row], { deduplicationToken: `${batchId}:undecodable` });
     message.ack();
   }
 
   return async (batch: BusMessage[]): Promise<void> => {
+    const decoded: Array<{ message: BusMessage; batchId: string; rows: BatchRows }> = [];
     for (const message of batch) {
+      const batchId = batchIdOf(message);
+      const text = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8');
       try {
-        await handle(message);
+        decoded.push({ message, batchId, rows: processBatch(batchId, text, configOf) });
       } catch (error) {
-        ctx.logger.error({ err: error, msgId: message.msgId, delivery: message.deliveryCount }, 'storing a record batch failed; it will be redelivered');
-        message.nak(RETRY_MS);
+        await keepUndecodable(message, batchId, text, error).catch((err: unknown) => {
+          ctx.logger.error({ err, batchId }, 'storing an undecodable batch failed; it will be redelivered');
+          message.nak(RETRY_MS);
+        });
       }
+    }
+    if (decoded.length === 0) return;
+    // One insert for every message fetched together; its token names the group (see 0001_events.sql).
+    const token = createHash('sha256').update(decoded.map((d) => d.batchId).sort().join(',')).digest('hex').slice(0, 32);
+    const events = decoded.map((d) => d.rows.events).join('');
+    const deadLetters = decoded.map((d) => d.rows.deadLetters).join('');
+    const eventCount = decoded.reduce((n, d) => n + d.rows.eventCount, 0);
+    try {
+      if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token });
+      if (deadLetters.length > 0) {
+        await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
+        ctx.logger.warn({ deadLetters: decoded.reduce((n, d) => n + d.rows.deadLetterCount, 0) }, 'records dead-lettered');
+      }
+    } catch (error) {
+      ctx.logger.error({ err: error, messages: decoded.length, records: eventCount }, 'storing record batches failed; they will be redelivered');
+      for (const d of decoded) d.message.nak(RETRY_MS);
+      return;
+    }
+    ctx.metrics.batchRecords.observe({ stage: 'insert' }, eventCount);
+    for (const d of decoded) {
+      try {
+        hooks.afterInsert?.(d.message);
+      } catch (error) {
+        // What a crash between insert and ack leaves: the message is delivered again.
+        ctx.logger.warn({ err: error, batchId: d.batchId }, 'batch stored but not acknowledged');
+        d.message.nak();
+        continue;
+      }
+      d.message.ack();
     }
   };
 }

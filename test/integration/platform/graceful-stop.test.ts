@@ -52,6 +52,6 @@ t.test('SIGTERM during ingestion: exit 0 and every acknowledged record stored', 
 
   const reopened = await startTestPlatform({ dataDir });
   t.teardown(() => reopened.stop(false));
-  const [row] = await reopened.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events');
+  const [row] = await reopened.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events FINAL');
   t.equal(Number(row?.n), acknowledged, 'stored events = acknowledged records');
 });
