@@ -87,16 +87,18 @@ async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Pro
   for (const name of ['single', 'ndjson'] as const) await scenario(mode, name, url);
   // Exact check: a run of a fixed number of requests, every one answered, from a settled count.
   // (A timed run ends by dropping the requests in flight; the server may still store those.)
-  const count = async (): Promise<{ count: number; distinctIds: number }> => {
+  type Count = { count: number; distinctIds: number; pending: number };
+  const count = async (): Promise<Count> => {
     server.send('count\n');
-    return JSON.parse(await next()) as { count: number; distinctIds: number };
+    return JSON.parse(await next()) as Count;
   };
-  const settled = async (atLeast: number): Promise<{ count: number; distinctIds: number }> => {
+  // Settled: nothing left on the bus and the count unchanged over half a second.
+  const settled = async (atLeast: number): Promise<Count> => {
     let last = await count();
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
       await new Promise((r) => setTimeout(r, 500));
       const now = await count();
-      if (now.count === last.count && now.count >= atLeast) return now;
+      if (now.pending === 0 && now.count === last.count && now.count >= atLeast) return now;
       last = now;
     }
     return last;

@@ -31,7 +31,8 @@ process.stdout.write(JSON.stringify({ port: platform.port, key: stream.key, bus:
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'count') {
     const [row] = await platform.engines.analytics.query<{ n: string; ids: string }>('SELECT count() AS n, uniqExact(id) AS ids FROM events FINAL');
-    process.stdout.write(JSON.stringify({ count: Number(row?.n ?? 0), distinctIds: Number(row?.ids ?? 0) }) + '\n');
+    const pending = (await platform.engines.bus.stats()).pending['RECORDS'] ?? 0;
+    process.stdout.write(JSON.stringify({ count: Number(row?.n ?? 0), distinctIds: Number(row?.ids ?? 0), pending }) + '\n');
   } else if (line === 'stop') break;
 }
 await platform.stop('bench done');

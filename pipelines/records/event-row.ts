@@ -15,11 +15,23 @@ export function recordId(batchId: string, index: number): string {
   return idPrefix(batchId) + index.toString(16).padStart(8, '0');
 }
 
-/** One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form. */
+/**
+ * Settings an insert of these rows needs: a JSON object or array given for the String column
+ * `payload` is stored as its own text, so a record's JSON goes in as it came, unescaped.
+ */
+export const EVENT_ROW_SETTINGS = { input_format_json_read_objects_as_strings: 1, input_format_json_read_arrays_as_strings: 1 } as const;
+
+/** The payload as it goes into the row: objects and arrays as they are, anything else quoted. */
+function payloadField(payload: string): string {
+  const first = payload.charCodeAt(0);
+  return first === 123 /* { */ || first === 91 /* [ */ ? payload : JSON.stringify(payload);
+}
+
+/** One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form; `payload` is JSON text. */
 export function eventRowLine(prefix: string, index: number, streamId: number, ts: string, receivedAt: string, routeJson: string, labelsJson: string, payload: string): string {
   return (
     `{"id":"${prefix}${index.toString(16).padStart(8, '0')}","stream_id":${streamId},"ts":"${ts}","received_at":"${receivedAt}",` +
-    `"route":${routeJson},"labels":${labelsJson},"payload":${JSON.stringify(payload)}}`
+    `"route":${routeJson},"labels":${labelsJson},"payload":${payloadField(payload)}}`
   );
 }
 

@@ -9,7 +9,7 @@ import type { Part, PlatformContext } from '../platform.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { processBatch, type BatchRows } from '../../pipelines/records/record-pipeline.js';
-import { recordId } from '../../pipelines/records/event-row.js';
+import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 
 export const EVENT_WORKER_CONSUMER = {
@@ -67,7 +67,7 @@ export function createBatchHandler(ctx: PlatformContext, hooks: EventWorkerHooks
     const deadLetters = decoded.map((d) => d.rows.deadLetters).join('');
     const eventCount = decoded.reduce((n, d) => n + d.rows.eventCount, 0);
     try {
-      if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token });
+      if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
       if (deadLetters.length > 0) {
         await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
         ctx.logger.warn({ deadLetters: decoded.reduce((n, d) => n + d.rows.deadLetterCount, 0) }, 'records dead-lettered');

@@ -14,6 +14,8 @@ export interface InsertOptions {
    * has seen within the table's deduplication window.
    */
   deduplicationToken?: string;
+  /** ClickHouse settings for this insert (format options such as reading objects as strings). */
+  settings?: Readonly<Record<string, string | number>>;
 }
 
 export interface AnalyticsStore {

@@ -59,12 +59,13 @@ export async function createClickHouseStore(config: ClickHouseStoreConfig, deps:
       const values = Buffer.isBuffer(rows) ? rows : toNdjson(rows);
       if (values.length === 0) return;
       const token = options?.deduplicationToken;
+      const settings = { ...options?.settings, ...(token === undefined ? {} : { insert_deduplication_token: token }) };
       // exec, not insert: the client accepts a byte stream only for CSV/TSV-like formats, and an
       // NDJSON buffer should reach the server as it is rather than be parsed and re-encoded here.
       const { stream } = await client.exec({
         query: `INSERT INTO ${validTableName(table)} FORMAT JSONEachRow`,
         values: Readable.from([values], { objectMode: false }),
-        ...(token === undefined ? {} : { clickhouse_settings: { insert_deduplication_token: token } }),
+        ...(Object.keys(settings).length === 0 ? {} : { clickhouse_settings: settings }),
       });
       await drainStream(stream);
     },
