@@ -68,8 +68,9 @@ export function levelOn(cmdb: CmdbSlice, subject: Subject, ciId: number): Level 
 }
 
 /**
- * The subject's level on every CI, in one top-down pass over the hierarchy (a list of 10^5
- * CIs is filtered in a few milliseconds instead of walking ancestors per item).
+ * The subject's level on every CI. Each CI's level comes from itself and from what its parent
+ * passes down; what a CI passes down is memoised, so every ancestor is looked at once however
+ * many CIs sit below it (a list of 10^5 CIs is filtered in tens of milliseconds).
  */
 export function levelsOnAll(cmdb: CmdbSlice, subject: Subject): Map<number, Level> {
   const levels = new Map<number, Level>();
@@ -77,14 +78,22 @@ export function levelsOnAll(cmdb: CmdbSlice, subject: Subject): Map<number, Leve
     for (const id of cmdb.cis.keys()) levels.set(id, Level.Write);
     return levels;
   }
-  const stack: Array<[number, Level]> = [];
-  for (const ci of cmdb.cis.values()) if (ci.parentId === null || !cmdb.cis.has(ci.parentId)) stack.push([ci.id, Level.None]);
-  while (stack.length > 0) {
-    const [id, inherited] = stack.pop()!;
-    const ci = cmdb.cis.get(id)!;
-    levels.set(id, Math.max(inherited, ownLevel(ci, subject)));
-    const passed = Math.max(inherited, inheritedFrom(ci, subject));
-    for (const child of cmdb.childrenIds(id)) stack.push([child, passed]);
+  const passed = new Map<number, Level>();
+  const passedBy = (id: number): Level => {
+    const known = passed.get(id);
+    if (known !== undefined) return known;
+    const ci = cmdb.cis.get(id);
+    let level: Level = Level.None;
+    if (ci) {
+      level = inheritedFrom(ci, subject);
+      if (level < Level.Write && ci.parentId !== null) level = Math.max(level, passedBy(ci.parentId));
+    }
+    passed.set(id, level);
+    return level;
+  };
+  for (const ci of cmdb.cis.values()) {
+    const own = ownLevel(ci, subject);
+    levels.set(ci.id, own === Level.Write || ci.parentId === null ? own : Math.max(own, passedBy(ci.parentId)));
   }
   return levels;
 }
