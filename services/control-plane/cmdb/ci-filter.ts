@@ -6,54 +6,37 @@
  */
 import type { CiFilterBody } from '../../../schemas/cmdb.schema.js';
 import type { CmdbSlice } from './cmdb.slice.js';
-import type { CiRecord, Labels } from './cmdb.types.js';
-
-type LabelFilter = Record<string, string | string[] | null>;
-
-function labelMatches(labels: Labels | null, filter: LabelFilter): boolean {
-  if (!labels) return false;
-  for (const [name, wanted] of Object.entries(filter)) {
-    if (!(name in labels)) return false;
-    if (wanted === null) continue;
-    const have = labels[name];
-    if (have === null || have === undefined) return false;
-    const haveList = Array.isArray(have) ? have : [have];
-    const wantedList = Array.isArray(wanted) ? wanted : [wanted];
-    if (!wantedList.some((w) => haveList.includes(w))) return false;
-  }
-  return true;
-}
+import type { CiRecord } from './cmdb.types.js';
 
 export function filterCis(cmdb: CmdbSlice, filter: CiFilterBody): CiRecord[] {
-  const candidateSets: Array<ReadonlySet<number> | number[]> = [];
-  if (filter.ids) candidateSets.push(filter.ids.filter((id) => cmdb.cis.has(id)));
-  if (filter.names) candidateSets.push([...new Set(filter.names.flatMap((n) => [...cmdb.idsByName(n)]))]);
+  // Each condition is the set of CIs meeting it; the answer is their intersection.
+  const conditions: Array<ReadonlySet<number>> = [];
+  if (filter.ids) conditions.push(new Set(filter.ids));
+  if (filter.names) conditions.push(union(filter.names.map((n) => cmdb.idsByName(n))));
   // An empty object names no label, so it sets no condition (like null).
-  const labels = filter.labels && Object.keys(filter.labels).length > 0 ? filter.labels : null;
-  if (labels) {
-    for (const [name, wanted] of Object.entries(labels)) {
-      if (wanted === null) candidateSets.push(cmdb.idsWithLabel(name));
-      else if (!Array.isArray(wanted)) candidateSets.push(cmdb.idsWithLabelValue(name, wanted));
-      else if (wanted.length === 1) candidateSets.push(cmdb.idsWithLabelValue(name, wanted[0]!));
-      else candidateSets.push([...new Set(wanted.flatMap((v) => [...cmdb.idsWithLabelValue(name, v)]))]);
+  for (const [name, wanted] of Object.entries(filter.labels ?? {})) {
+    if (wanted === null) conditions.push(cmdb.idsWithLabel(name));
+    else if (!Array.isArray(wanted)) conditions.push(cmdb.idsWithLabelValue(name, wanted));
+    else conditions.push(union(wanted.map((v) => cmdb.idsWithLabelValue(name, v))));
+  }
+  const out: CiRecord[] = [];
+  if (conditions.length === 0) {
+    for (const ci of cmdb.cis.values()) out.push(ci);
+  } else {
+    conditions.sort((a, b) => a.size - b.size);
+    const [smallest, ...others] = conditions as [ReadonlySet<number>, ...ReadonlySet<number>[]];
+    for (const id of smallest) {
+      if (!others.every((c) => c.has(id))) continue;
+      const ci = cmdb.cis.get(id);
+      if (ci) out.push(ci);
     }
   }
-
-  const size = (s: ReadonlySet<number> | number[]): number => (Array.isArray(s) ? s.length : s.size);
-  const smallest = candidateSets.sort((a, b) => size(a) - size(b))[0];
-  const ids = new Set(filter.ids ?? []);
-  const names = new Set(filter.names ?? []);
-  const out: CiRecord[] = [];
-  const seen = new Set<number>();
-  for (const id of smallest ?? cmdb.cis.keys()) {
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const ci = cmdb.cis.get(id);
-    if (!ci) continue;
-    if (filter.ids && !ids.has(id)) continue;
-    if (filter.names && !names.has(ci.name)) continue;
-    if (labels && !labelMatches(ci.labels, labels)) continue;
-    out.push(ci);
-  }
   return out.sort((a, b) => a.id - b.id);
+}
+
+function union(sets: ReadonlyArray<ReadonlySet<number>>): ReadonlySet<number> {
+  if (sets.length === 1) return sets[0]!;
+  const all = new Set<number>();
+  for (const set of sets) for (const id of set) all.add(id);
+  return all;
 }

@@ -136,10 +136,10 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
       try {
         for (const spec of streams.values()) {
           let count: number | undefined;
-          // A workqueue stream holds exactly the unacknowledged messages.
-          if (spec.retention === 'limits') {
-            for await (const ci of jsm.consumers.list(spec.name)) count = Math.max(count ?? 0, ci.num_pending + ci.num_ack_pending);
-          }
+          // Asked of the consumers even for a work queue: after a crash nats-server 2.9 may put
+          // back messages already acknowledged (nats-io/nats-server#3996), which then sit in the
+          // stream below the ack floor, never to be delivered, and would count as lag forever.
+          for await (const ci of jsm.consumers.list(spec.name)) count = Math.max(count ?? 0, ci.num_pending + ci.num_ack_pending);
           pending[spec.name] = count ?? (await jsm.streams.info(spec.name)).state.messages;
         }
       } catch (err) {
