@@ -27,13 +27,18 @@ export function withCatchUp(route: Route, catchUp: () => Promise<void>): Route {
         }
         return undefined;
       }),
-    handler: async (request) => {
-      try {
-        return await handler(request);
-      } catch (error) {
+    handler: (request) => {
+      const retry = async (error: unknown) => {
         if (!mayBeStale(error, [403, 404])) throw error;
         await catchUp();
         return handler(request);
+      };
+      // Synchronous handlers stay synchronous on the happy path (no promise per request).
+      try {
+        const reply = handler(request);
+        return reply instanceof Promise ? reply.catch(retry) : reply;
+      } catch (error) {
+        return retry(error);
       }
     },
   };

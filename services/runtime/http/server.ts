@@ -38,6 +38,10 @@ interface CompiledRoute {
   accepts: Set<string>;
   bodyChecker: Checker | undefined;
   queryChecker: Checker | undefined;
+  emptyQueryValid: boolean;
+  /** Metric children of this route, by status: labelled once instead of per request. */
+  counters: Map<number, { inc(): void }>;
+  duration: { observe(seconds: number): void };
 }
 
 const uwsMethod: Record<Method, 'get' | 'post' | 'put' | 'patch' | 'del'> = {
@@ -78,8 +82,15 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       state.done = true;
       finished();
       const seconds = (performance.now() - started) / 1000;
-      metrics.httpRequests.inc({ route: routeName, method, status: String(status) });
-      metrics.httpDuration.observe({ route: routeName, method }, seconds);
+      if (compiled) {
+        let counter = compiled.counters.get(status);
+        if (!counter) compiled.counters.set(status, (counter = metrics.httpRequests.labels({ route: routeName, method, status: String(status) })));
+        counter.inc();
+        compiled.duration.observe(seconds);
+      } else {
+        metrics.httpRequests.inc({ route: routeName, method, status: String(status) });
+        metrics.httpDuration.observe({ route: routeName, method }, seconds);
+      }
       logger.info({ reqId: id, method, path: url, route: routeName, status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
     };
     res.onAborted(() => {
@@ -152,7 +163,8 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       });
     };
     try {
-      if (compiled.queryChecker) {
+      // An absent query string validates like an empty object: check it once, not per request.
+      if (compiled.queryChecker && (query !== '' || !compiled.emptyQueryValid)) {
         const raw = Object.fromEntries(request.query);
         const converted = compiled.queryChecker.Convert(raw);
         if (!compiled.queryChecker.Check(converted)) throw errors.validation(fieldErrors(compiled.queryChecker, converted), 'Invalid query parameters');
@@ -202,7 +214,11 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
           accepts: new Set(route.accepts ?? (hasBody ? ['application/json'] : [])),
           bodyChecker: route.schema.body ? compileSchema(route.schema.body) : undefined,
           queryChecker: route.schema.query ? compileSchema(route.schema.query) : undefined,
+          emptyQueryValid: false,
+          counters: new Map(),
+          duration: metrics.httpDuration.labels({ route: route.name, method: route.method }),
         };
+        compiled.emptyQueryValid = !compiled.queryChecker || compiled.queryChecker.Check(compiled.queryChecker.Convert({}));
         registered.push(route);
         app[uwsMethod[route.method]](route.path, (res, req) => {
           const headers: Record<string, string> = {};
