@@ -15,10 +15,10 @@ export interface TokenUsage {
 }
 
 export function createTokenUsage(deps: { controlPlane: ControlPlane<PlatformModel>; logger: Logger; now: () => number; intervalMs?: number }): TokenUsage {
-  let pending = new Map<number, string>();
+  let pending = new Map<number, number>();
   const flush = async (): Promise<void> => {
     if (pending.size === 0) return;
-    const batch = pending;
+    const batch = new Map([...pending].map(([id, at]) => [id, new Date(at).toISOString()]));
     pending = new Map();
     try {
       await deps.controlPlane.execute(recordTokenUse(batch));
@@ -30,7 +30,7 @@ export function createTokenUsage(deps: { controlPlane: ControlPlane<PlatformMode
   timer.unref();
   return {
     note(tokenId) {
-      pending.set(tokenId, new Date(deps.now()).toISOString());
+      pending.set(tokenId, deps.now());
     },
     flush,
     async stop() {

@@ -35,7 +35,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
   const model = cp.model;
   const visibleTo = createVisibility(model);
   const base = { tags: ['cmdb'], security: 'bearer' as const, authenticate: deps.auth.authenticate };
-  const full = (id: number) => ciView(model, model.slices.cmdb.cis.get(id)!, { now: isoNow(deps) });
+  const full = (id: number) => ciView(model, model.slices.cmdb.cis.get(id)!, {});
   const ciId = (req: Request, name = 'id') => parseId(req.params[name], name, 'CI id');
   const Full = { description: 'The full CI model', schema: ConfigItem };
   const Influentials = { description: 'The CIs that now influence the dependent CI', schema: Type.Array(ShortCi) };
@@ -139,7 +139,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw errors.forbidden(`No right to view CI ${id}`);
         const flag = (name: string) => req.queryValues[name] === true;
-        return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: isoNow(deps) }));
+        return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth') }));
       },
     },
     {

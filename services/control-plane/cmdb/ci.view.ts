@@ -6,7 +6,6 @@ import type { CiRecord } from './cmdb.types.js';
 export interface ViewOptions {
   includeState?: boolean;
   includeHealth?: boolean;
-  now: string;
 }
 
 const byId = (a: { configItem: { id: number } }, b: { configItem: { id: number } }): number => a.configItem.id - b.configItem.id;

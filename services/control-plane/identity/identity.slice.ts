@@ -10,9 +10,12 @@ export class IdentitySlice implements Slice {
   readonly tokens = new Map<number, TokenRecord>();
   private readonly tokensByHash = new Map<string, TokenRecord>();
   private readonly groupsOfUser = new Map<number, Set<number>>();
+  /** Rights per user, computed on first use after any user or role change. */
+  private readonly rightsCache = new Map<number, ReadonlySet<string>>();
 
   apply(key: string, kind: string, value: unknown): void {
     const id = key.slice(kind.length + 1);
+    if (kind === 'user' || kind === 'role') this.rightsCache.clear();
     switch (kind) {
       case 'user':
         setOrDelete(this.users, Number(id), value as UserRecord | null);
@@ -50,9 +53,13 @@ export class IdentitySlice implements Slice {
     return this.groupsOfUser.get(userId) ?? emptySet;
   }
 
-  rightsOf(user: UserRecord): Set<string> {
-    const rights = new Set<string>();
-    for (const name of user.roles) for (const right of this.roles.get(name)?.rights ?? []) rights.add(right);
+  rightsOf(user: UserRecord): ReadonlySet<string> {
+    let rights = this.rightsCache.get(user.id);
+    if (!rights) {
+      const set = new Set<string>();
+      for (const name of user.roles) for (const right of this.roles.get(name)?.rights ?? []) set.add(right);
+      this.rightsCache.set(user.id, (rights = set));
+    }
     return rights;
   }
 }

@@ -75,6 +75,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
     const state: ResponseState = { aborted: false, done: false };
     const id = headers['x-request-id']?.slice(0, 64) || idPrefix + (++sequence).toString(36);
     let log: Logger | undefined;
+    let searchParams: URLSearchParams | undefined;
     inFlight += 1;
     const routeName = compiled?.route.name ?? 'unmatched';
     const complete = (status: number): void => {
@@ -103,7 +104,9 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       method,
       path: url,
       params,
-      query: new URLSearchParams(query),
+      get query() {
+        return (searchParams ??= new URLSearchParams(query));
+      },
       queryValues: {},
       headers,
       contentType,
