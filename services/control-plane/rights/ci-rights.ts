@@ -59,10 +59,12 @@ export function levelOn(cmdb: CmdbSlice, subject: Subject, ciId: number): Level 
   if (!ci) return Level.None;
   if (subject.admin) return Level.Write;
   let level = ownLevel(ci, subject);
-  for (const ancestorId of cmdb.ancestors(ciId)) {
-    if (level === Level.Write) break;
-    const ancestor = cmdb.cis.get(ancestorId);
-    if (ancestor) level = Math.max(level, inheritedFrom(ancestor, subject));
+  // A plain loop rather than cmdb.ancestors(): this runs on every CI read.
+  for (let parentId = ci.parentId; parentId !== null && level !== Level.Write; ) {
+    const ancestor = cmdb.cis.get(parentId);
+    if (!ancestor) break;
+    level = Math.max(level, inheritedFrom(ancestor, subject));
+    parentId = ancestor.parentId;
   }
   return level;
 }
