@@ -4,8 +4,8 @@
  * CI id", "owner workgroup missing" — is answered by its own message rather than a schema error.
  */
 import Type, { type Static } from 'typebox';
+import { Nullable } from './common.schema.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const IdRef = Type.Object({ id: Type.Number() });
 const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
 

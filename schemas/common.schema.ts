@@ -9,3 +9,6 @@ export const DateTime = Type.String({
 });
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
 export const IdParams = Type.Object({ id: Type.String({ description: 'Numeric id' }) });
+
+/** `T | null` (spec 2: "null means any" / "null assigns the default"). */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -5,8 +5,8 @@
  * start" — is answered by its own message rather than a generic schema error.
  */
 import Type, { type Static } from 'typebox';
+import { Nullable } from './common.schema.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Answers carry UTC with milliseconds and a `Z` offset, e.g. `2026-11-21T10:00:00.000Z`. */
 const UtcDateTime = Type.String({ description: 'ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z' });

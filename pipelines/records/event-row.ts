@@ -3,7 +3,6 @@
  * id and the record's position, so a redelivered batch yields the very same rows.
  */
 import type { IncomingRecord } from './envelope.js';
-import type { Prepared } from './preprocess.step.js';
 import { clickhouseDateTime } from './timestamps.js';
 
 /** The first 28 characters of the UUIDs of a batch's records (from its 32-hex-digit id). */
@@ -35,9 +34,6 @@ export function eventRowLine(prefix: string, index: number, streamId: number, ts
   );
 }
 
-export function eventRow(batchId: string, streamId: number, record: IncomingRecord, prepared: Prepared, labelsJson: string): string {
-  return eventRowLine(idPrefix(batchId), record.index, streamId, clickhouseDateTime(prepared.ts), clickhouseDateTime(record.receivedAt), JSON.stringify(prepared.route), labelsJson, prepared.payload);
-}
 
 export function deadLetterRow(batchId: string, streamId: number, record: IncomingRecord, reason: string): string {
   return JSON.stringify({

@@ -27,7 +27,7 @@ export function addChild(parentId: number, childId: number, actor: Actor, now: s
       throw errors.badRequest(`CI ${parentId} and CI ${childId} belong to different workgroups`, [{ path: '/id', message: 'the child must belong to the parent’s workgroup' }]);
     }
     if (child.parentId === parentId) return { changes: [], result: () => childId };
-    if (childId === parentId || reaches(parentId, childId, (id) => cmdb.ancestors(id))) {
+    if (childId === parentId || [...cmdb.ancestors(parentId)].includes(childId)) {
       throw errors.validation([{ path: '/id', message: `CI ${childId} is CI ${parentId} or one of its ancestors: the link would close a cycle` }], 'Invalid model: the hierarchy would contain a cycle');
     }
     return { changes: [{ key: `ci:${childId}`, value: stamp({ ...child, parentId }, actor, now) }], result: () => childId };
