@@ -1,0 +1,85 @@
+/**
+ * The rows of an SLA report as the JSON export shows them (spec 2.13, 2.14, 2.16). The SLA
+ * worker stores exactly these rows; the CSV and spreadsheet exports are derived from them
+ * (spec 2.15, 2.16), so every format shows the same figures. JSON times are milliseconds.
+ */
+import Type, { type Static } from 'typebox';
+import { Nullable } from './common.schema.js';
+
+const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const SlaInfluence = Type.Object({ value: Type.Number(), maxInfluence: Type.Boolean() });
+const Icon = Type.Object({ id: Type.Integer(), name: Type.String(), fileName: Nullable(Type.String()), userspaceId: Type.Integer(), iconUrl: Type.String() });
+export const SlaCiType = Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), icon: Nullable(Icon), userspaceId: Type.Integer() });
+const TimeShare = Type.Object({ percent: Type.Number(), value: Type.Number({ description: 'Milliseconds' }) });
+
+/** Spec 2.13: one problem ("event") on the template's CIs that overlaps the range. */
+export const SlaEventRow = Type.Object({
+  id: Type.String({ description: 'Problem id (GUID form)' }),
+  isIncluded: Type.Boolean({ description: 'Its priority counts against the template' }),
+  trigger: IdName,
+  dateStart: Type.String(),
+  dateEnd: Nullable(Type.String()),
+  duration: Type.Integer({ description: 'Milliseconds (open problems: until the end of the range or now)' }),
+  priority: Type.String({ description: 'Problem1..Problem4' }),
+  tags: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), colorName: Type.String() })),
+  configItems: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      configItemType: SlaCiType,
+      withMaintenance: Type.Boolean(),
+      influence: SlaInfluence,
+      isIncluded: Type.Boolean(),
+    }),
+  ),
+  influence: SlaInfluence,
+  incidents: Type.Array(Type.Object({ connector: IdName, incidents: Type.Array(Type.Object({ id: Type.String(), type: Type.String() })) })),
+});
+
+/** Spec 2.14: one CI of the template with its figures over the range. */
+export const SlaCiRow = Type.Object({
+  configItem: Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    configItemType: SlaCiType,
+    isIncluded: Type.Boolean(),
+    withMaintenance: Type.Boolean(),
+    influence: SlaInfluence,
+    serviceAvailability: Type.Number(),
+  }),
+  okTime: TimeShare,
+  problemTime: TimeShare,
+  unattendedTime: TimeShare,
+  maintenanceTime: TimeShare,
+  serviceAvailability: Type.Number(),
+  maxDowntime: Type.Integer({ description: 'Seconds (spec 2.14)' }),
+  problem1EventsCount: Type.Integer(),
+  problem2EventsCount: Type.Integer(),
+  problem3EventsCount: Type.Integer(),
+  problem4EventsCount: Type.Integer(),
+  eventsCount: Type.Integer(),
+});
+
+/** Spec 2.16: one Single template of a Multi template. Times in milliseconds. */
+export const SlaTemplateRow = Type.Object({
+  name: Type.String(),
+  weight: Type.Number(),
+  influence: Type.Number(),
+  serviceAvailability: Type.Number(),
+  okTime: Type.Integer(),
+  problemTimePercent: Type.Number(),
+  problemTime: Type.Integer(),
+  attendedTime: Type.Integer(),
+  unattendedTime: Type.Integer(),
+  maintenanceTime: Type.Integer(),
+  eventsCount: Type.Integer(),
+  problem1EventsCount: Type.Integer(),
+  problem2EventsCount: Type.Integer(),
+  problem3EventsCount: Type.Integer(),
+  problem4EventsCount: Type.Integer(),
+  maxDownTime: Type.Integer(),
+});
+
+export type SlaEventRowModel = Static<typeof SlaEventRow>;
+export type SlaCiRowModel = Static<typeof SlaCiRow>;
+export type SlaTemplateRowModel = Static<typeof SlaTemplateRow>;
