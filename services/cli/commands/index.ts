@@ -3,10 +3,12 @@ import type { NounSpec } from '../spec.js';
 import { ciTypes } from './ci-types.js';
 import { cmdbSystems } from './cmdb-systems.js';
 import { roles } from './roles.js';
+import { slaTemplates } from './sla-templates.js';
 import { streams } from './streams.js';
 import { tokens } from './tokens.js';
+import { triggers } from './triggers.js';
 import { users } from './users.js';
 import { whoami } from './whoami.js';
 import { workGroups } from './work-groups.js';
 
-export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, cmdbSystems, streams];
+export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, cmdbSystems, streams, slaTemplates, triggers];
