@@ -12,6 +12,8 @@ export interface Prepared {
   ts: number;
   /** The record as JSON text (the payload column). */
   payload: string;
+  /** The record's fields after renames and drops (undefined when they were not parsed). */
+  fields: unknown;
   labels: Record<string, string>;
   route: string;
 }
@@ -60,6 +62,6 @@ export function createPreprocessStep(config: StreamConfigModel): (record: Incomi
       fields = copy;
       text = undefined;
     }
-    return { ts, payload: text ?? JSON.stringify(fields), labels, route };
+    return { ts, payload: text ?? JSON.stringify(fields), fields, labels, route };
   };
 }

@@ -8,7 +8,8 @@
  */
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
 import { decodeBatch, recordOf } from './envelope.js';
-import { deadLetterRow, eventRowLine, idPrefix } from './event-row.js';
+import { deadLetterRow, eventRowLine, idPrefix, recordId } from './event-row.js';
+import type { TriggeredEvent } from '../problems/trigger-match.js';
 import { createParseStep } from './parse.step.js';
 import { createPreprocessStep, needsFields } from './preprocess.step.js';
 import { clickhouseDateTime } from './timestamps.js';
@@ -20,17 +21,25 @@ export interface BatchRows {
   eventCount: number;
   deadLetters: string;
   deadLetterCount: number;
+  /** The events with their fields, when the caller asked for them (streams with triggers). */
+  fielded: TriggeredEvent[];
 }
 
 /** The stream's configuration by id, or undefined when the stream was deleted meanwhile. */
 export type StreamConfigLookup = (streamId: number) => StreamConfigModel | undefined;
 
-export function processBatch(batchId: string, message: string, configOf: StreamConfigLookup): BatchRows {
+/**
+ * `wantsFields` says whether the stream's events must come out with their fields too (its
+ * triggers read them); such a stream leaves the hot path.
+ */
+export function processBatch(batchId: string, message: string, configOf: StreamConfigLookup, wantsFields: (streamId: number) => boolean = () => false): BatchRows {
   const batch = decodeBatch(message);
   const streamId = batch.streamId;
   // A stream deleted after its records were accepted still gets them stored: they were acknowledged.
   const config = configOf(streamId) ?? {};
-  const fieldsNeeded = needsFields(config);
+  const collect = wantsFields(streamId);
+  const fieldsNeeded = collect || needsFields(config);
+  const fielded: TriggeredEvent[] = [];
   const parse = createParseStep(config, fieldsNeeded);
   const preprocess = createPreprocessStep(config);
   const labelsJson = JSON.stringify(config.preprocessor?.labels ?? {});
@@ -59,7 +68,8 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
       const ts = prepared.ts === part.receivedAt ? received : clickhouseDateTime(prepared.ts);
       events += eventRowLine(prefix, record.index, streamId, ts, received, routeJson, labelsJson, prepared.payload) + '\n';
       eventCount++;
+      if (collect) fielded.push({ id: recordId(batchId, record.index), streamId, ts: prepared.ts, fields: prepared.fields });
     }
   }
-  return { streamId, events, eventCount, deadLetters: dead.length > 0 ? dead.join('\n') + '\n' : '', deadLetterCount: dead.length };
+  return { streamId, events, eventCount, deadLetters: dead.length > 0 ? dead.join('\n') + '\n' : '', deadLetterCount: dead.length, fielded };
 }

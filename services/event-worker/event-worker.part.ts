@@ -1,8 +1,11 @@
 /**
- * The event worker (DESIGN §6): pulls record batches from the bus, runs pipelines/records on
+ * The event worker (DESIGN §6, §7): pulls record batches from the bus, runs pipelines/records on
  * each, inserts the event rows (and dead letters) of all the messages fetched together in one
- * insert, and only then acks them. A batch redelivered after a crash between insert and ack adds
- * no second row (0001_events.sql says how). Several workers share one durable consumer.
+ * insert; then the records of streams with triggers become trigger hits, committed to the
+ * problem keys in the control plane, and the changed problems are written; only then are the
+ * messages acked. A batch redelivered after a crash adds no second row (0001_events.sql says
+ * how) and no second hit (a key knows the hits it placed). Several workers share one durable
+ * consumer.
  */
 import { createHash } from 'node:crypto';
 import type { Part, PlatformContext } from '../platform.js';
@@ -11,6 +14,10 @@ import { RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { processBatch, type BatchRows } from '../../pipelines/records/record-pipeline.js';
 import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
+import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
+import { applyHits } from '../control-plane/problems/problems.commands.js';
+import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
+import { createProblemProjector, type ProblemProjector } from './problem-projector.js';
 
 export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
@@ -25,16 +32,33 @@ export const EVENT_WORKER_CONSUMER = {
 
 /** Retry delay after a failed insert: the store is likely down or overloaded. */
 const RETRY_MS = 1000;
+/** How often problem changes committed elsewhere (another worker, a CI delete) are written. */
+const PROJECT_EVERY_MS = 1000;
 
 export interface EventWorkerHooks {
   /** Runs after a batch's rows are stored and before its ack (tests inject a crash here). */
   afterInsert?: (message: BusMessage) => void;
 }
 
-export function createBatchHandler(ctx: PlatformContext, hooks: EventWorkerHooks = {}) {
+/** The trigger hits of the events of streams with triggers. */
+function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex): KeyedHit[] {
+  const hits: KeyedHit[] = [];
+  for (const event of events) {
+    for (const trigger of triggers.forStream(event.streamId)) {
+      const hit = trigger.hitOf(event, triggers.cis);
+      if (hit) hits.push(hit);
+    }
+  }
+  return hits;
+}
+
+export function createBatchHandler(ctx: PlatformContext, projector: ProblemProjector, hooks: EventWorkerHooks = {}) {
   const { analytics } = ctx.engines;
-  const streams = ctx.controlPlane.model.slices.streams.streams;
+  const model = ctx.controlPlane.model;
+  const streams = model.slices.streams.streams;
   const configOf = (id: number) => streams.get(id)?.config;
+  const triggers = createTriggerIndex(model);
+  const hasTriggers = (streamId: number) => model.slices.triggers.forStream(streamId).some((t) => t.enabled);
   const batchIdOf = (message: BusMessage): string =>
     message.msgId && /^[0-9a-f]{32}$/.test(message.msgId) ? message.msgId : createHash('sha256').update(message.data).digest('hex').slice(0, 32);
 
@@ -52,7 +76,7 @@ export function createBatchHandler(ctx: PlatformContext, hooks: EventWorkerHooks
       const batchId = batchIdOf(message);
       const text = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8');
       try {
-        decoded.push({ message, batchId, rows: processBatch(batchId, text, configOf) });
+        decoded.push({ message, batchId, rows: processBatch(batchId, text, configOf, hasTriggers) });
       } catch (error) {
         await keepUndecodable(message, batchId, text, error).catch((err: unknown) => {
           ctx.logger.error({ err, batchId }, 'storing an undecodable batch failed; it will be redelivered');
@@ -72,8 +96,14 @@ export function createBatchHandler(ctx: PlatformContext, hooks: EventWorkerHooks
         await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
         ctx.logger.warn({ deadLetters: decoded.reduce((n, d) => n + d.rows.deadLetterCount, 0) }, 'records dead-lettered');
       }
+      const hits = hitsOf(decoded.flatMap((d) => d.rows.fielded), triggers);
+      if (hits.length > 0) {
+        const applied = await ctx.controlPlane.execute(applyHits(hits));
+        if (applied.tooLate > 0) ctx.logger.warn({ tooLate: applied.tooLate }, 'trigger hits dated before their key’s late window were ignored');
+        await projector.flush();
+      }
     } catch (error) {
-      ctx.logger.error({ err: error, messages: decoded.length, records: eventCount }, 'storing record batches failed; they will be redelivered');
+      ctx.logger.error({ err: error, messages: decoded.length, records: eventCount }, 'storing record batches or their problems failed; they will be redelivered');
       for (const d of decoded) d.message.nak(RETRY_MS);
       return;
     }
@@ -97,8 +127,18 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
     name: 'event-worker',
     async start(ctx) {
       await ctx.engines.bus.ensureStream(RECORDS_STREAM);
-      const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, createBatchHandler(ctx, hooks));
-      ctx.lifecycle.onStop('event worker', () => consumer.stop());
+      const projector = createProblemProjector({ model: ctx.controlPlane.model, analytics: ctx.engines.analytics, now: ctx.now });
+      await projector.flush();
+      const timer = setInterval(() => {
+        projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows failed; retrying'));
+      }, PROJECT_EVERY_MS);
+      timer.unref();
+      const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, createBatchHandler(ctx, projector, hooks));
+      ctx.lifecycle.onStop('event worker', async () => {
+        await consumer.stop();
+        clearInterval(timer);
+        await projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows at stop failed; the next start writes them'));
+      });
       return [];
     },
   };

@@ -139,7 +139,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw errors.forbidden(`No right to view CI ${id}`);
         const flag = (name: string) => req.queryValues[name] === true;
-        return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth') }));
+        return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: deps.now() }));
       },
     },
     {

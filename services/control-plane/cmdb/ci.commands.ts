@@ -1,5 +1,6 @@
 /** Create, update and delete of CIs (spec 4.1 #6, #7, #8; DESIGN §4a). */
 import type { CiCreateBody, CiUpdateBody } from '../../../schemas/cmdb.schema.js';
+import { closeProblemsOfCi } from '../problems/problems.commands.js';
 import { errors } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import type { PlatformCommand } from '../slices.js';
@@ -142,6 +143,8 @@ export function deleteCi(id: number, applyGrants: boolean, actor: Actor, now: st
       changes.push({ key: `ci:${dependentId}`, value: stamp({ ...dependent, influentialIds: dependent.influentialIds.filter((x) => x !== id) }, actor, now) });
     }
     if (grantSeq !== model.sequences.current('grant')) changes.push({ key: 'seq:grant', value: grantSeq });
+    // Its open problems end at the delete (DESIGN §7); the event workers write their rows.
+    changes.push(...closeProblemsOfCi(model, id, Date.parse(now)));
     return { changes, result: () => undefined };
   };
 }

@@ -2,10 +2,13 @@
 import type { ConfigItemModel } from '../../../schemas/cmdb.schema.js';
 import type { PlatformModel } from '../slices.js';
 import type { CiRecord } from './cmdb.types.js';
+import { ciHealth, ciState } from '../problems/ci-state.js';
 
 export interface ViewOptions {
   includeState?: boolean;
   includeHealth?: boolean;
+  /** Epoch ms: maintenance coverage is asked at this instant. */
+  now?: number;
 }
 
 const byId = (a: { configItem: { id: number } }, b: { configItem: { id: number } }): number => a.configItem.id - b.configItem.id;
@@ -43,11 +46,16 @@ export function ciView(model: PlatformModel, ci: CiRecord, options: ViewOptions)
     sharedToWorkGroups: ci.grants.map((g) => ({ id: g.id, workGroupId: g.workGroupId, shareType: g.shareType, grants: g.grants })),
   };
   if (ci.cmdbSystemId !== -1) view.cmdbSystem = { id: ci.cmdbSystemId, name: cmdb.systems.get(ci.cmdbSystemId)?.name ?? '' };
-  // State and health come from the problems pipeline; until a CI has had an event they are
-  // Unknown / 100 / Direct (DESIGN §7).
-  if (options.includeState) view.state = { value: 'Unknown', valueUnderMaintenance: 'Unknown', Timestamp: ci.updatedAt };
+  // State and health come from the open problems (DESIGN §7); before any change they are dated
+  // by the CI's own last update.
+  const at = (changedAt: number | null) => (changedAt === null ? ci.updatedAt : new Date(changedAt).toISOString());
+  if (options.includeState) {
+    const state = ciState(model, ci.id, options.now ?? Date.now());
+    view.state = { value: state.value, valueUnderMaintenance: state.valueUnderMaintenance, Timestamp: at(state.changedAt) };
+  }
   if (options.includeHealth) {
-    view.healthStatus = { value: 100, timestamp: ci.updatedAt, calculation: { resultBy: 'Direct', direct: 100, weight: 100 } };
+    const health = ciHealth(model, ci.id);
+    view.healthStatus = { value: health.value, timestamp: at(health.changedAt), calculation: { resultBy: 'Direct', direct: health.direct, weight: 100 } };
     view.healthInfluence = { value: 100, maxInfluence: true };
   }
   return view;

@@ -1,0 +1,89 @@
+/**
+ * Problem rows for the `problems` table (0002_problems.sql), from a key's problems and what the
+ * platform knows of its trigger and CI. Pure: maintenance coverage is asked through a function.
+ */
+import { clickhouseDateTime } from '../records/timestamps.js';
+import type { IncidentRef, ProblemSpan } from './problem-timeline.js';
+
+export interface ProblemRow {
+  id: string;
+  trigger_id: number;
+  trigger_name: string;
+  ci_id: number;
+  date_start: string;
+  date_end: string | null;
+  last_event_at: string;
+  priority: number;
+  tags: string;
+  incidents: string;
+  influence_value: number;
+  influence_max: number;
+  with_maintenance: number;
+  version: number;
+  is_deleted: number;
+}
+
+export interface RowContext {
+  triggerId: number;
+  triggerName: string;
+  ciId: number;
+  tags: ReadonlyArray<{ id: number; name: string; colorName: string }>;
+  influence: { value: number; maxInfluence: boolean };
+  version: number;
+  /** True when a maintenance mode covered the CI during [start, end) (end: now for open problems). */
+  underMaintenance: (start: number, end: number) => boolean;
+  now: number;
+}
+
+/** Incidents grouped by connector, the shape of spec 2.13. */
+export function incidentGroups(refs: readonly IncidentRef[]) {
+  const groups = new Map<number, { connector: { id: number; name: string }; incidents: Array<{ id: string; type: string }> }>();
+  for (const ref of refs) {
+    let group = groups.get(ref.connectorId);
+    if (!group) groups.set(ref.connectorId, (group = { connector: { id: ref.connectorId, name: ref.connectorName }, incidents: [] }));
+    group.incidents.push({ id: ref.id, type: ref.type });
+  }
+  return [...groups.values()];
+}
+
+export function problemRow(span: ProblemSpan, ctx: RowContext): ProblemRow {
+  return {
+    id: span.id,
+    trigger_id: ctx.triggerId,
+    trigger_name: ctx.triggerName,
+    ci_id: ctx.ciId,
+    date_start: clickhouseDateTime(span.start),
+    date_end: span.end === null ? null : clickhouseDateTime(span.end),
+    last_event_at: clickhouseDateTime(span.lastEventAt),
+    priority: span.priority,
+    tags: JSON.stringify(ctx.tags),
+    incidents: JSON.stringify(incidentGroups(span.incidents)),
+    influence_value: ctx.influence.value,
+    influence_max: ctx.influence.maxInfluence ? 1 : 0,
+    with_maintenance: ctx.underMaintenance(span.start, Math.max(span.end ?? ctx.now, span.start + 1)) ? 1 : 0,
+    version: ctx.version,
+    is_deleted: 0,
+  };
+}
+
+/** The row that hides a problem a late record showed never existed. */
+export function deletedProblemRow(id: string, ctx: RowContext): ProblemRow {
+  const epoch = clickhouseDateTime(0);
+  return {
+    id,
+    trigger_id: ctx.triggerId,
+    trigger_name: ctx.triggerName,
+    ci_id: ctx.ciId,
+    date_start: epoch,
+    date_end: epoch,
+    last_event_at: epoch,
+    priority: 0,
+    tags: '[]',
+    incidents: '[]',
+    influence_value: 0,
+    influence_max: 0,
+    with_maintenance: 0,
+    version: ctx.version,
+    is_deleted: 1,
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * The life of the problems of one (trigger, CI) key (DESIGN §7), as a pure function of the
+ * trigger hits seen for it. Hits are kept sorted by event time, so the problems are the same
+ * whatever order the records arrived in: the first non-resolving hit after a resolve (or after
+ * nothing) opens a problem, later ones refresh it, the first resolving hit closes it. A late hit
+ * is placed where its date puts it, and may split or start a problem in the past.
+ *
+ * Hits are kept for a late window behind the newest one (and at most MAX_HITS of them); older
+ * hits are folded into `settledUntil` and `carry` (the problem still open at that instant), so
+ * a key's state stays small. A hit dated before `settledUntil` is too late to place and is
+ * ignored (the caller counts it).
+ */
+import { createHash } from 'node:crypto';
+
+export type PriorityNumber = 1 | 2 | 3 | 4;
+
+export interface IncidentRef {
+  connectorId: number;
+  connectorName: string;
+  id: string;
+  type: string;
+}
+
+export interface Hit {
+  /** The event id: a redelivered record brings the same hit, which is then ignored. */
+  id: string;
+  ts: number;
+  resolve: boolean;
+  priority: PriorityNumber;
+  incidents: IncidentRef[];
+}
+
+/** One problem of the key: closed when `end` is set. */
+export interface ProblemSpan {
+  id: string;
+  start: number;
+  end: number | null;
+  lastEventAt: number;
+  priority: PriorityNumber;
+  incidents: IncidentRef[];
+}
+
+export interface KeyTimeline {
+  /** Hits before this date were folded (null: none yet). */
+  settledUntil: number | null;
+  /** The problem open at `settledUntil`, from folded hits. */
+  carry: ProblemSpan | null;
+  /** Sorted by (ts, id); every ts ≥ settledUntil. */
+  hits: Hit[];
+}
+
+export interface TimelineLimits {
+  lateWindowMs: number;
+  maxHits: number;
+}
+
+export const DEFAULT_LIMITS: TimelineLimits = { lateWindowMs: 60 * 60_000, maxHits: 256 };
+
+export const emptyTimeline = (): KeyTimeline => ({ settledUntil: null, carry: null, hits: [] });
+
+const byTimeThenId = (a: Hit, b: Hit): number => a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** A problem's id: a UUID from its key and its opening record, the same on every worker. */
+export function problemId(triggerId: number, ciId: number, openingHitId: string): string {
+  const h = createHash('sha256').update(`${triggerId}:${ciId}:${openingHitId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function mergeIncidents(into: IncidentRef[], more: readonly IncidentRef[]): IncidentRef[] {
+  if (more.length === 0) return into;
+  const out = [...into];
+  for (const ref of more) {
+    if (!out.some((r) => r.connectorId === ref.connectorId && r.id === ref.id && r.type === ref.type)) out.push(ref);
+  }
+  return out;
+}
+
+/** The problems of a timeline, oldest first (the open one, if any, last). */
+export function problemsOf(timeline: KeyTimeline, triggerId: number, ciId: number): ProblemSpan[] {
+  const spans: ProblemSpan[] = [];
+  let open: ProblemSpan | null = timeline.carry ? { ...timeline.carry } : null;
+  for (const hit of timeline.hits) {
+    if (hit.resolve) {
+      if (open) {
+        open.end = hit.ts;
+        spans.push(open);
+        open = null;
+      }
+    } else if (!open) {
+      open = { id: problemId(triggerId, ciId, hit.id), start: hit.ts, end: null, lastEventAt: hit.ts, priority: hit.priority, incidents: [...hit.incidents] };
+    } else {
+      open.lastEventAt = hit.ts;
+      open.incidents = mergeIncidents(open.incidents, hit.incidents);
+    }
+  }
+  if (open) spans.push(open);
+  return spans;
+}
+
+export interface Placed {
+  /** The timeline after the hits, with what fell out of the late window folded. */
+  timeline: KeyTimeline;
+  /** Every problem the key's window holds after the hits (before folding): the rows to write. */
+  problems: ProblemSpan[];
+  /** Problems the window held before that the hits show never existed (re-ordered away). */
+  removedIds: string[];
+  /** Hits not already known and not too late. */
+  added: number;
+  /** Hits dated before the settled part of the timeline. */
+  tooLate: number;
+}
+
+/** Places new hits in the timeline, then folds what fell out of the late window. */
+export function placeHits(timeline: KeyTimeline, hits: readonly Hit[], triggerId: number, ciId: number, limits: TimelineLimits = DEFAULT_LIMITS): Placed {
+  const known = new Set(timeline.hits.map((h) => h.id));
+  let added = 0;
+  let tooLate = 0;
+  const next = [...timeline.hits];
+  for (const hit of hits) {
+    if (known.has(hit.id)) continue;
+    if (timeline.settledUntil !== null && hit.ts < timeline.settledUntil) {
+      tooLate++;
+      continue;
+    }
+    known.add(hit.id);
+    next.push(hit);
+    added++;
+  }
+  const before = problemsOf(timeline, triggerId, ciId);
+  if (added === 0) return { timeline, problems: before, removedIds: [], added, tooLate };
+  next.sort(byTimeThenId);
+  const placed = { ...timeline, hits: next };
+  const problems = problemsOf(placed, triggerId, ciId);
+  const kept = new Set(problems.map((p) => p.id));
+  const removedIds = before.filter((p) => !kept.has(p.id)).map((p) => p.id);
+  return { timeline: settle(placed, triggerId, ciId, limits), problems, removedIds, added, tooLate };
+}
+
+/** Folds the hits older than the late window (or beyond the cap) into settledUntil and carry. */
+function settle(timeline: KeyTimeline, triggerId: number, ciId: number, limits: TimelineLimits): KeyTimeline {
+  const hits = timeline.hits;
+  if (hits.length === 0) return timeline;
+  const newest = hits[hits.length - 1]!.ts;
+  let cut = 0;
+  while (cut < hits.length && hits[cut]!.ts < newest - limits.lateWindowMs) cut++;
+  cut = Math.max(cut, hits.length - limits.maxHits);
+  // Hits sharing the cut's date stay together, so the order among equal dates is still decided by id.
+  while (cut > 0 && cut < hits.length && hits[cut - 1]!.ts === hits[cut]!.ts) cut--;
+  if (cut === 0) return timeline;
+  const folded = problemsOf({ ...timeline, hits: hits.slice(0, cut) }, triggerId, ciId);
+  const last = folded[folded.length - 1];
+  return { settledUntil: hits[cut]!.ts, carry: last && last.end === null ? last : null, hits: hits.slice(cut) };
+}

@@ -1,0 +1,132 @@
+/**
+ * From an event to a trigger hit (DESIGN §7): does the record match the trigger's conditions,
+ * which CI does it name, does it resolve, with which priority and incidents. Pure: the CI
+ * lookups are passed in. A trigger is compiled once (regexes, maps) and applied to many events.
+ */
+import type { CiLocatorModel, ConditionModel, TriggerModel } from '../../schemas/trigger.schema.js';
+import type { Hit, IncidentRef, PriorityNumber } from './problem-timeline.js';
+
+/** An event with its fields, as the record pipeline hands it over. */
+export interface TriggeredEvent {
+  id: string;
+  streamId: number;
+  ts: number;
+  fields: unknown;
+}
+
+export interface CiLookup {
+  exists(id: number): boolean;
+  /** The CI of that name (and type, when given); undefined when none or ambiguous. */
+  byName(name: string, typeId?: number): number | undefined;
+}
+
+export interface KeyedHit {
+  triggerId: number;
+  ciId: number;
+  hit: Hit;
+}
+
+export interface CompiledTrigger {
+  id: number;
+  streamIds: readonly number[];
+  /** The hit of this event, or undefined when the event does not match or names no known CI. */
+  hitOf(event: TriggeredEvent, cis: CiLookup): KeyedHit | undefined;
+}
+
+export function valueAt(fields: unknown, path: string): unknown {
+  let current = fields;
+  for (const key of path.split('.')) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+type Scalar = string | number | boolean;
+
+/** Record values compare with rule values as text too: `"5"` in a record equals 5 in a rule. */
+const sameValue = (found: unknown, wanted: Scalar): boolean =>
+  found === wanted || ((typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean') && String(found) === String(wanted));
+
+const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+function compileCondition(condition: ConditionModel): (fields: unknown) => boolean {
+  const { field } = condition;
+  switch (condition.op) {
+    case 'equals':
+      return (fields) => sameValue(valueAt(fields, field), condition.value);
+    case 'in':
+      return (fields) => {
+        const found = valueAt(fields, field);
+        return condition.values.some((v) => sameValue(found, v));
+      };
+    case 'regex': {
+      const pattern = new RegExp(condition.pattern);
+      return (fields) => {
+        const found = valueAt(fields, field);
+        return isScalar(found) && pattern.test(String(found));
+      };
+    }
+    case 'exists':
+      return (fields) => {
+        const found = valueAt(fields, field);
+        return found !== undefined && found !== null;
+      };
+  }
+}
+
+function compileLocator(locator: CiLocatorModel): (fields: unknown, cis: CiLookup) => number | undefined {
+  switch (locator.by) {
+    case 'fixed':
+      return (_fields, cis) => (cis.exists(locator.id) ? locator.id : undefined);
+    case 'idField':
+      return (fields, cis) => {
+        const found = valueAt(fields, locator.field);
+        const id = typeof found === 'number' ? found : typeof found === 'string' && /^\d+$/.test(found) ? Number(found) : NaN;
+        return Number.isSafeInteger(id) && cis.exists(id) ? id : undefined;
+      };
+    case 'nameField':
+      return (fields, cis) => {
+        const found = valueAt(fields, locator.field);
+        return isScalar(found) ? cis.byName(String(found), locator.ciTypeId) : undefined;
+      };
+  }
+}
+
+export function compileTrigger(trigger: TriggerModel): CompiledTrigger {
+  const conditions = trigger.match.map(compileCondition);
+  const locate = compileLocator(trigger.ci);
+  const rule = trigger.priority;
+  const priorityOf = (fields: unknown): PriorityNumber => {
+    if ('value' in rule) return rule.value as PriorityNumber;
+    const found = valueAt(fields, rule.field);
+    return (isScalar(found) ? (rule.map[String(found)] ?? rule.default) : rule.default) as PriorityNumber;
+  };
+  const resolves = (fields: unknown): boolean => {
+    const found = valueAt(fields, trigger.resolve.field);
+    return trigger.resolve.values.some((v) => sameValue(found, v));
+  };
+  const incidentsOf = (fields: unknown): IncidentRef[] => {
+    const refs: IncidentRef[] = [];
+    for (const rule of trigger.incidents) {
+      const found = valueAt(fields, rule.field);
+      if (isScalar(found) && String(found) !== '') refs.push({ connectorId: rule.connector.id, connectorName: rule.connector.name, id: String(found), type: rule.type });
+    }
+    return refs;
+  };
+  return {
+    id: trigger.id,
+    streamIds: trigger.streamIds,
+    hitOf(event, cis) {
+      for (const holds of conditions) if (!holds(event.fields)) return undefined;
+      const ciId = locate(event.fields, cis);
+      if (ciId === undefined) return undefined;
+      const resolve = resolves(event.fields);
+      return {
+        triggerId: trigger.id,
+        ciId,
+        hit: { id: event.id, ts: event.ts, resolve, priority: priorityOf(event.fields), incidents: resolve ? [] : incidentsOf(event.fields) },
+      };
+    },
+  };
+}

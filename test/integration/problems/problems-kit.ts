@@ -1,0 +1,74 @@
+/**
+ * Shared set-up for the problem tests (issue #7, DESIGN §7): the CMDB kit plus a stream, a
+ * trigger on it, records posted over HTTP, and the problems as the ClickHouse table holds them.
+ * On the embedded platform a post is answered once the event worker has acked its batch, so
+ * the problems it opens are committed and written by then.
+ */
+import { Kit, CIS } from '../cmdb/cmdb-kit.js';
+
+export const STREAM_DATA = '/api/public/cl/v1/stream-data';
+export const TRIGGERS = '/api/admin/v1/triggers';
+export const MAINT = '/api/public/sm/v1/rsm-maintenance';
+export { CIS };
+
+export interface ProblemRow {
+  id: string;
+  trigger_id: number;
+  ci_id: number;
+  date_start: string;
+  date_end: string | null;
+  priority: number;
+  with_maintenance: number;
+  incidents: string;
+}
+
+export class ProblemsKit extends Kit {
+  async stream(): Promise<{ id: number; key: string }> {
+    const created = await this.api('POST', '/api/admin/v1/streams', { json: { name: this.uniq('stream') } });
+    if (created.status !== 201) throw new Error(`stream: ${created.status} ${created.text}`);
+    return { id: created.body.id, key: created.body.key };
+  }
+
+  /** A trigger on `streamId`: records with `check` = `cpu` name their CI in `host`; `status: ok` resolves. */
+  async trigger(streamId: number, overrides: Record<string, unknown> = {}): Promise<{ id: number; name: string }> {
+    const body = {
+      name: this.uniq('cpu-high'),
+      streamIds: [streamId],
+      match: [{ field: 'check', op: 'equals', value: 'cpu' }],
+      ci: { by: 'nameField', field: 'host' },
+      priority: { field: 'severity', map: { critical: 1, major: 2, minor: 3 }, default: 4 },
+      resolve: { field: 'status', values: ['ok', 'resolved'] },
+      tags: [{ id: 1, name: 'cpu', colorName: 'red' }],
+      incidents: [{ connector: { id: 7, name: 'tracker' }, field: 'ticket', type: 'Incident' }],
+      influence: { value: 30, maxInfluence: false },
+      ...overrides,
+    };
+    const created = await this.api('POST', TRIGGERS, { json: body });
+    if (created.status !== 201) throw new Error(`trigger: ${created.status} ${created.text}`);
+    return { id: created.body.id, name: created.body.name };
+  }
+
+  async post(key: string, records: object[]): Promise<void> {
+    const body = records.map((r) => JSON.stringify(r)).join('\n');
+    const answer = await this.api('POST', `${STREAM_DATA}?streamKey=${key}`, { body, headers: { 'content-type': 'application/x-ndjson' }, token: null });
+    if (answer.status !== 200) throw new Error(`post: ${answer.status} ${answer.text}`);
+  }
+
+  async getCi(id: number): Promise<any> {
+    const answer = await this.api('GET', `${CIS}/${id}?includeState=true&includeHealth=true`);
+    if (answer.status !== 200) throw new Error(`get CI: ${answer.status} ${answer.text}`);
+    return answer.body;
+  }
+
+  async problems(ciId?: number): Promise<ProblemRow[]> {
+    const where = ciId === undefined ? '' : ' WHERE ci_id = {ci:UInt64}';
+    return this.p.platform.engines.analytics.query<ProblemRow>(
+      `SELECT toString(id) AS id, trigger_id, ci_id, toString(date_start) AS date_start, toString(date_end) AS date_end, priority, with_maintenance, incidents
+       FROM problems FINAL${where} ORDER BY date_start, id`,
+      ciId === undefined ? {} : { ci: ciId },
+    );
+  }
+}
+
+/** ClickHouse's text of an ISO instant (UTC, milliseconds). */
+export const chText = (iso: string): string => iso.slice(0, 10) + ' ' + iso.slice(11, 23);
