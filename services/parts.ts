@@ -3,6 +3,7 @@ import type { Part } from './platform.js';
 import { apiPart } from './api/api.part.js';
 import { ingressPart } from './ingress/ingress.part.js';
 import { eventWorkerPart } from './event-worker/event-worker.part.js';
+import { slaWorkerPart } from './sla-worker/sla-worker.part.js';
 
 export type PartName = 'api' | 'ingress' | 'event-worker' | 'sla-worker';
 
@@ -10,6 +11,7 @@ export const allPartNames: readonly PartName[] = ['api', 'ingress', 'event-worke
 
 /**
  * In start order; they stop in reverse, after the listener has drained: the API, then the
- * ingress flushes its batches while the event worker still consumes them, then the worker.
+ * ingress flushes its batches while the event worker still consumes them, then the worker, then
+ * the SLA worker (started first, so jobs queued by the API always have their consumer).
  */
-export const parts: readonly Part[] = [eventWorkerPart, ingressPart, apiPart];
+export const parts: readonly Part[] = [slaWorkerPart, eventWorkerPart, ingressPart, apiPart];

@@ -14,6 +14,18 @@ export interface SlaCiType {
   id: number;
   name: string;
   description: string;
+  /** The type's icon as spec 2.13 shows it; the export gives null when absent. */
+  icon?: SlaIcon | null;
+  /** The type's userspace; the export gives 0 when absent. */
+  userspaceId?: number;
+}
+
+export interface SlaIcon {
+  id: number;
+  name: string;
+  fileName: string | null;
+  userspaceId: number;
+  iconUrl: string;
 }
 
 export interface SlaTag {

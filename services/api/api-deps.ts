@@ -1,6 +1,9 @@
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { Authenticator } from './auth.js';
+import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
+import type { Bus } from '../runtime/adapters/bus/bus.port.js';
+import type { Logger } from '../runtime/logger.js';
 
 /** What route builders of the API need. */
 export interface ApiDeps {
@@ -8,6 +11,11 @@ export interface ApiDeps {
   auth: Authenticator;
   /** Milliseconds since the epoch; injected so tests control time. */
   now: () => number;
+  /** SLA results (exports) live here. */
+  analytics: AnalyticsStore;
+  /** SLA jobs are queued here. */
+  bus: Bus;
+  logger: Logger;
 }
 
 export const isoNow = (deps: ApiDeps): string => new Date(deps.now()).toISOString();

@@ -14,9 +14,13 @@ import { userRoutes } from './admin/users.routes.js';
 import { workGroupRoutes } from './admin/work-groups.routes.js';
 import { referenceRoutes } from './admin/reference.routes.js';
 import { streamRoutes } from './admin/streams.routes.js';
+import { triggerRoutes } from './admin/triggers.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
 import { configItemRoutes } from './cmdb/config-items.routes.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
+import { slaTemplateAdminRoutes } from './admin/sla-templates.routes.js';
+import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
+import { slaReportRoutes } from './sla/sla-reports.routes.js';
 
 async function bootstrap(ctx: PlatformContext): Promise<void> {
   const outcome = await ctx.controlPlane.execute(
@@ -33,7 +37,7 @@ async function bootstrap(ctx: PlatformContext): Promise<void> {
 }
 
 export function apiRoutes(deps: ApiDeps): Route[] {
-  return [...userRoutes(deps), ...workGroupRoutes(deps), ...referenceRoutes(deps), ...streamRoutes(deps), ...publicReferenceRoutes(deps), ...configItemRoutes(deps), ...maintenanceRoutes(deps)];
+  return [...userRoutes(deps), ...workGroupRoutes(deps), ...referenceRoutes(deps), ...streamRoutes(deps), ...triggerRoutes(deps), ...publicReferenceRoutes(deps), ...configItemRoutes(deps), ...maintenanceRoutes(deps), ...slaTemplateAdminRoutes(deps), ...slaTemplateRoutes(deps), ...slaReportRoutes(deps)];
 }
 
 export const apiPart: Part = {
@@ -44,6 +48,6 @@ export const apiPart: Part = {
     const usage = createTokenUsage({ controlPlane: ctx.controlPlane, logger: ctx.logger, now });
     ctx.lifecycle.onStop('token usage', () => usage.stop());
     const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id) });
-    return apiRoutes({ controlPlane: ctx.controlPlane, auth, now }).map((route) => withCatchUp(route, ctx.controlPlane.catchUp));
+    return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics: ctx.engines.analytics, bus: ctx.engines.bus, logger: ctx.logger }).map((route) => withCatchUp(route, ctx.controlPlane.catchUp));
   },
 };

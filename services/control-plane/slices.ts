@@ -4,10 +4,32 @@ import { IdentitySlice } from './identity/identity.slice.js';
 import { CmdbSlice } from './cmdb/cmdb.slice.js';
 import { StreamsSlice } from './streams/streams.slice.js';
 import { MaintenanceSlice } from './maintenance/maintenance.slice.js';
+import { TriggersSlice } from './triggers/triggers.slice.js';
+import { ProblemsSlice } from './problems/problems.slice.js';
+import { SlaTemplatesSlice } from './sla/sla-templates.slice.js';
+import { SlaReportsSlice } from './sla/sla-reports.slice.js';
 
-export type PlatformModel = ControlModel<{ identity: IdentitySlice; cmdb: CmdbSlice; streams: StreamsSlice; maintenance: MaintenanceSlice }>;
+export type PlatformModel = ControlModel<{
+  identity: IdentitySlice;
+  cmdb: CmdbSlice;
+  streams: StreamsSlice;
+  maintenance: MaintenanceSlice;
+  triggers: TriggersSlice;
+  problems: ProblemsSlice;
+  slaTemplates: SlaTemplatesSlice;
+  slaReports: SlaReportsSlice;
+}>;
 export type PlatformCommand<R> = Command<R, PlatformModel>;
 
 export function createControlModel(): PlatformModel {
-  return new ControlModel({ identity: new IdentitySlice(), cmdb: new CmdbSlice(), streams: new StreamsSlice(), maintenance: new MaintenanceSlice() });
+  return new ControlModel({
+    identity: new IdentitySlice(),
+    cmdb: new CmdbSlice(),
+    streams: new StreamsSlice(),
+    maintenance: new MaintenanceSlice(),
+    triggers: new TriggersSlice(),
+    problems: new ProblemsSlice(),
+    slaTemplates: new SlaTemplatesSlice(),
+    slaReports: new SlaReportsSlice(),
+  });
 }

@@ -15,3 +15,17 @@ export const RECORDS_STREAM: StreamSpec = {
 };
 
 export const recordsSubject = (streamId: number): string => `records.${streamId}`;
+
+/**
+ * SLA calculation jobs (DESIGN §9), one message per report attempt, subject `sla.jobs`. A work
+ * queue shared by the SLA workers, each taking one job at a time (spec 8).
+ */
+export const SLA_JOBS_STREAM: StreamSpec = {
+  name: 'SLA_JOBS',
+  subjects: ['sla.jobs'],
+  duplicateWindowMs: 120_000,
+  retention: 'workqueue',
+  maxMessages: 10_000,
+};
+
+export const SLA_JOBS_SUBJECT = 'sla.jobs';

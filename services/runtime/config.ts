@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { EnvSchema, envExpectations, type Env } from '../../schemas/env.schema.js';
@@ -12,6 +13,8 @@ export interface Config {
   logLevel: NonNullable<Env['LOG_LEVEL']>;
   /** Micro-batching of stream records into bus messages (DESIGN §6). */
   batching: { maxRecords: number; maxBytes: number; maxWaitMs: number; maxPendingBatches: number; publishTimeoutMs: number };
+  /** Piscina threads of an SLA worker (DESIGN §9). */
+  slaThreads: number;
   analytics:
     | { kind: 'chdb'; dataDir: string }
     | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
@@ -33,6 +36,7 @@ const integerVariables = new Set<string>([
   'OPS_BATCH_MAX_WAIT_MS',
   'OPS_INGRESS_MAX_PENDING_BATCHES',
   'OPS_PUBLISH_TIMEOUT_MS',
+  'OPS_SLA_THREADS',
 ]);
 const checkEnv = Compile(EnvSchema);
 
@@ -67,6 +71,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxPendingBatches: env.OPS_INGRESS_MAX_PENDING_BATCHES ?? 256,
       publishTimeoutMs: env.OPS_PUBLISH_TIMEOUT_MS ?? 10_000,
     },
+    slaThreads: env.OPS_SLA_THREADS ?? availableParallelism(),
     analytics: env.CLICKHOUSE_URL
       ? {
           kind: 'clickhouse',

@@ -6,6 +6,7 @@ import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { PlatformRight, TokenRecord, UserRecord, WorkGroupRecord } from './identity.types.js';
 import { BUILT_IN_ROLES } from './bootstrap.command.js';
 import { sha256Hex } from './tokens.js';
+import { refuseIfOwnsSlaTemplate } from '../sla/sla-templates.commands.js';
 
 const done = <R>(changes: JournalChange[], result: (m: PlatformModel) => R) => ({ changes, result });
 
@@ -59,6 +60,7 @@ export function patchUser(id: number, body: UserPatchBody): PlatformCommand<User
 export function deleteUser(id: number): PlatformCommand<void> {
   return (model) => {
     findUser(model, id);
+    refuseIfOwnsSlaTemplate(model, 'User', id);
     const identity = model.slices.identity;
     const changes: JournalChange[] = [{ key: `user:${id}`, value: null }];
     for (const token of identity.tokens.values()) if (token.userId === id) changes.push({ key: `token:${token.id}`, value: null });
@@ -111,6 +113,7 @@ export function deleteWorkGroup(id: number): PlatformCommand<void> {
       if (ci.ownerWorkGroupId === id) throw errors.conflict(`Workgroup ${id} owns CI ${ci.id}; move or delete its CIs first`);
       if (ci.grants.some((g) => g.workGroupId === id)) throw errors.conflict(`Workgroup ${id} holds a grant on CI ${ci.id}; remove it first`);
     }
+    refuseIfOwnsSlaTemplate(model, 'WorkGroup', id);
     return done([{ key: `workgroup:${id}`, value: null }], () => undefined);
   };
 }

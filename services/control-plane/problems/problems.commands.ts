@@ -42,7 +42,7 @@ function nextRecord(model: PlatformModel, before: ProblemKeyRecord | undefined, 
     version: model.revision + 1,
     influence: influenceOf(model, triggerId, before?.influence),
     open,
-    changedAt: transitions.length > 0 ? Math.max(...transitions) : (before?.changedAt ?? 0),
+    changedAt: transitions.length > 0 ? Math.max(...transitions) : (before?.changedAt ?? Math.min(...hits.map((h) => h.ts))),
     folded: placed.problems.filter((p) => !kept.has(p.id)),
     removedIds: placed.removedIds,
   };
@@ -77,7 +77,9 @@ export function closeProblemsOfCi(model: PlatformModel, ciId: number, at: number
   const changes: JournalChange[] = [];
   for (const before of model.slices.problems.ofCi(ciId)) {
     if (!before.open) continue;
-    const resolve: Hit = { id: `ci-deleted:${ciId}:${at}`, ts: Math.max(at, before.open.lastEventAt), resolve: true, priority: before.open.priority, incidents: [] };
+    // After the last hit, so the close sorts last even when the delete is dated before it.
+    const ts = Math.max(at, before.open.lastEventAt + 1);
+    const resolve: Hit = { id: `ci-deleted:${ciId}:${at}`, ts, resolve: true, priority: before.open.priority, incidents: [] };
     const { record } = nextRecord(model, before, before.triggerId, ciId, [resolve], { lateWindowMs: Number.MAX_SAFE_INTEGER, maxHits: Number.MAX_SAFE_INTEGER });
     if (record) changes.push({ key: problemKey(before.triggerId, ciId), value: record });
   }

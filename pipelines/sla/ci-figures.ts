@@ -1,0 +1,120 @@
+/**
+ * The figures of one CI over [start, end) (DESIGN §9). Every instant falls in exactly one bucket,
+ * first match wins: unattended ▸ maintenance ▸ problem ▸ ok.
+ *
+ * - Maintenance is a bucket only when the template excludes maintenance; otherwise it is time
+ *   like any other (maintenanceMs = 0, problems in it count).
+ * - Only problems of an included priority take time. An instant where some are open is
+ *   weighted by the largest influence among them (percent / 100, or 1 for maxInfluence); that
+ *   share of it is problem time and the rest ok time. Influences are clamped to 0..100 %.
+ * - An open problem (end null) lasts until min(range end, now).
+ * - problemMs is rounded to whole milliseconds once per CI and okMs is what remains, so
+ *   ok + problem + unattended + maintenance = end − start exactly.
+ * - maxDowntimeMs is the longest unbroken wall-clock stretch (not weighted) of instants where an
+ *   included problem of non-zero influence is open and that are neither unattended nor (when
+ *   excluded) maintenance. Unattended or maintenance time breaks a stretch, as does time with no
+ *   such problem open; a change of weight does not. So a problem from Monday 16:00 to Tuesday
+ *   11:00 under 09:00–18:00 working hours has two stretches of two hours: maxDowntime is 2 h.
+ * - Counts: included problems overlapping the range (a problem of zero length counts when its
+ *   instant is in the range), by priority.
+ * Cost: O(p log p + u + m) for p problems, u unattended and m maintenance intervals.
+ */
+import type { Interval, ProblemInput, SlaFigures } from './sla.types.js';
+import { totalLength, unionIntervals } from './interval-ops.js';
+import { maxWeightSegments, type WeightedInterval } from './max-weight-sweep.js';
+
+/** What every CI of a template shares. */
+export interface CiFiguresContext {
+  range: Interval;
+  now: number;
+  /** Priorities that count against the SLA. */
+  included: ReadonlySet<number>;
+  excludeMaintenance: boolean;
+  /** unattendedIntervals(calendar, range): sorted, disjoint, inside the range. */
+  unattended: readonly Interval[];
+}
+
+/** The end of a problem for the maths: an open one lasts until now (never before its start). */
+export const problemEnd = (p: ProblemInput, now: number): number => (p.end !== null ? p.end : Math.max(p.start, now));
+
+/** Whether a problem overlaps the range (a zero-length one: when its instant is in it). */
+export function overlapsRange(p: ProblemInput, range: Interval, now: number): boolean {
+  const end = problemEnd(p, now);
+  if (end > p.start) return p.start < range.end && end > range.start;
+  return p.start >= range.start && p.start < range.end;
+}
+
+/** Influence as percent 0..100: 100 for maxInfluence. */
+export const influencePercent = (influence: ProblemInput['influence']): number =>
+  influence.maxInfluence ? 100 : Math.min(100, Math.max(0, Number.isFinite(influence.value) ? influence.value : 0));
+
+/**
+ * Figures of one CI. `maintenance` must be sorted, disjoint and inside the range (the shape
+ * SlaCiInput promises); `problems` may be of any priority and in any order.
+ */
+export function ciFigures(context: CiFiguresContext, maintenance: readonly Interval[], problems: readonly ProblemInput[]): SlaFigures {
+  const { range, now, included, unattended } = context;
+  const totalMs = Math.max(0, range.end - range.start);
+  const blocked = context.excludeMaintenance && maintenance.length > 0 ? unionIntervals(unattended, maintenance) : unattended;
+  const unattendedMs = totalLength(unattended);
+  const maintenanceMs = totalLength(blocked) - unattendedMs;
+
+  const counts: [number, number, number, number] = [0, 0, 0, 0];
+  const weighted: WeightedInterval[] = [];
+  for (const p of problems) {
+    if (!included.has(p.priority) || !overlapsRange(p, range, now)) continue;
+    counts[p.priority - 1]!++;
+    const start = Math.max(p.start, range.start);
+    const end = Math.min(problemEnd(p, now), range.end);
+    const weight = influencePercent(p.influence);
+    if (end > start && weight > 0) weighted.push({ start, end, weight });
+  }
+
+  // Walk the weighted segments against the blocked intervals (both sorted) once.
+  let percentMs = 0;
+  let longest = 0;
+  let runStart = 0;
+  let runEnd = -Infinity;
+  let b = 0;
+  const piece = (start: number, end: number, weight: number): void => {
+    percentMs += weight * (end - start);
+    if (start === runEnd) {
+      runEnd = end;
+    } else {
+      if (runEnd - runStart > longest) longest = runEnd - runStart;
+      runStart = start;
+      runEnd = end;
+    }
+  };
+  for (const seg of maxWeightSegments(weighted)) {
+    while (b < blocked.length && blocked[b]!.end <= seg.start) b++;
+    let at = seg.start;
+    for (let k = b; at < seg.end; k++) {
+      const block = blocked[k];
+      if (block === undefined || block.start >= seg.end) {
+        piece(at, seg.end, seg.weight);
+        break;
+      }
+      if (block.start > at) piece(at, block.start, seg.weight);
+      at = Math.max(at, block.end);
+    }
+  }
+  if (runEnd - runStart > longest) longest = runEnd - runStart;
+
+  const problemMs = Math.round(percentMs / 100);
+  const okMs = totalMs - unattendedMs - maintenanceMs - problemMs;
+  return {
+    okMs,
+    problemMs,
+    unattendedMs,
+    maintenanceMs,
+    attendedMs: totalMs - unattendedMs,
+    serviceAvailability: availability(okMs, problemMs),
+    maxDowntimeMs: longest,
+    counts,
+    eventsCount: counts[0] + counts[1] + counts[2] + counts[3],
+  };
+}
+
+/** ok / (ok + problem) × 100; 100 when both are 0. */
+export const availability = (okMs: number, problemMs: number): number => (okMs + problemMs > 0 ? (okMs / (okMs + problemMs)) * 100 : 100);

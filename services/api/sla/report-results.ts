@@ -1,0 +1,88 @@
+/**
+ * Reading a report's results for its export (DESIGN §9), page by page so a large export streams:
+ * the stored CI or template rows as they are, and the event rows built from the problems the
+ * report counted (copied when it was calculated), with the CIs as the CMDB names them now.
+ */
+import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
+import { ciTypeModel, eventRow } from '../../../pipelines/sla/report-rows.js';
+import type { ProblemInput } from '../../../pipelines/sla/sla.types.js';
+import type { PlatformModel } from '../../control-plane/slices.js';
+import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
+import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
+
+const PAGE = 5000;
+
+/** The stored rows of one kind (`configItems` or `templates`), in order. */
+export async function* storedRows<T extends SlaCiRowModel | SlaTemplateRowModel>(analytics: AnalyticsStore, reportId: string, kind: 'configItems' | 'templates'): AsyncGenerator<T> {
+  for (let from = 0; ; from += PAGE) {
+    const page = await analytics.query<{ row: string }>(
+      `SELECT row FROM sla_report_rows FINAL WHERE report_id = {id:String} AND kind = {kind:String} AND seq >= {from:UInt32} ORDER BY seq LIMIT {page:UInt32}`,
+      { id: reportId, kind, from, page: PAGE },
+    );
+    for (const { row } of page) yield JSON.parse(row) as T;
+    if (page.length < PAGE) return;
+  }
+}
+
+interface SnapshotRow {
+  id: string;
+  trigger_id: string | number;
+  trigger_name: string;
+  ci_id: string | number;
+  start: string | number;
+  end: string | number | null;
+  priority: number;
+  tags: string;
+  incidents: string;
+  influence_value: number;
+  influence_max: number;
+  with_maintenance: number;
+}
+
+/** Spec 2.13 rows of the problems a report counted, by start then id. */
+export async function* eventRows(analytics: AnalyticsStore, model: PlatformModel, report: SlaReportRecord): AsyncGenerator<SlaEventRowModel> {
+  const cmdb = model.slices.cmdb;
+  const included = new Set(report.priorities);
+  const calculatedAt = Date.parse(report.finishedAt ?? report.createdAt);
+  let after: { start: number; id: string } | undefined;
+  for (;;) {
+    const page = await analytics.query<SnapshotRow>(
+      `SELECT toString(id) AS id, trigger_id, trigger_name, ci_id, toUnixTimestamp64Milli(date_start) AS start,
+              toUnixTimestamp64Milli(date_end) AS end, priority, tags, incidents, influence_value, influence_max, with_maintenance
+       FROM sla_report_problems FINAL
+       WHERE report_id = {id:String} ${after ? 'AND (date_start, toString(id)) > (fromUnixTimestamp64Milli({start:Int64}, \'UTC\'), {after:String})' : ''}
+       ORDER BY date_start, toString(id) LIMIT {page:UInt32}`,
+      { id: report.id, page: PAGE, ...(after ? { start: after.start, after: after.id } : {}) },
+    );
+    for (const row of page) {
+      const ciId = Number(row.ci_id);
+      const ci = cmdb.cis.get(ciId);
+      const type = ci ? cmdb.types.get(ci.typeId) : undefined;
+      const influence = { value: row.influence_value, maxInfluence: row.influence_max === 1 };
+      const problem: ProblemInput = {
+        id: row.id,
+        trigger: { id: Number(row.trigger_id), name: row.trigger_name },
+        ciId,
+        start: Number(row.start),
+        end: row.end === null ? null : Number(row.end),
+        priority: row.priority as ProblemInput['priority'],
+        influence,
+        tags: JSON.parse(row.tags) as ProblemInput['tags'],
+        incidents: JSON.parse(row.incidents) as ProblemInput['incidents'],
+      };
+      const isIncluded = included.has(row.priority);
+      const configItem = {
+        id: ciId,
+        name: ci?.name ?? '',
+        configItemType: ciTypeModel({ id: type?.id ?? 0, name: type?.name ?? '', description: type?.description ?? '' }),
+        withMaintenance: row.with_maintenance === 1,
+        influence,
+        isIncluded,
+      };
+      yield eventRow(problem, isIncluded, [configItem], calculatedAt);
+    }
+    if (page.length < PAGE) return;
+    const last = page[page.length - 1]!;
+    after = { start: Number(last.start), id: last.id };
+  }
+}

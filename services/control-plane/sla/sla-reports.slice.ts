@@ -1,0 +1,28 @@
+/** Custom SLA reports in memory (spec 2.12, DESIGN §9): their status, from order to result. */
+import type { SlaCustomReportModel } from '../../../schemas/sla-report.schema.js';
+import type { SlaPriorityList } from './sla-reports.types.js';
+import type { Slice } from '../model.js';
+
+/** A report as stored, record `sla-report:<id>`: the public model and what the worker needs. */
+export interface SlaReportRecord extends SlaCustomReportModel, SlaPriorityList {
+  templateId: number;
+  createdAt: string;
+  finishedAt: string | null;
+  /** Times the job was queued (a new attempt after a worker stopped mid-job). */
+  attempt: number;
+}
+
+export class SlaReportsSlice implements Slice {
+  readonly kinds = ['sla-report'];
+  readonly reports = new Map<string, SlaReportRecord>();
+
+  apply(key: string, kind: string, value: unknown): void {
+    const id = key.slice(kind.length + 1);
+    if (value === null) this.reports.delete(id);
+    else this.reports.set(id, value as SlaReportRecord);
+  }
+
+  pending(): SlaReportRecord[] {
+    return [...this.reports.values()].filter((r) => r.status === 'Pending');
+  }
+}

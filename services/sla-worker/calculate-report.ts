@@ -1,0 +1,162 @@
+/**
+ * One custom SLA report, start to finish (DESIGN §9): resolve the template's CIs, copy the
+ * problems that overlap the range into the report's own table (inside ClickHouse), read them
+ * back grouped by CI, fan the CIs out to the piscina threads, and store the rows the export
+ * shows. A Multi template runs each of its Single templates the same way, then combines them.
+ */
+import type { Piscina } from 'piscina';
+import { calculateMulti } from '../../pipelines/sla/multi-template.js';
+import { templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
+import type { Interval, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
+import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
+import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
+import type { SlaCiRowModel } from '../../schemas/sla-export.schema.js';
+import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
+import type { PlatformModel } from '../control-plane/slices.js';
+import type { SlaReportRecord } from '../control-plane/sla/sla-reports.slice.js';
+import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
+import { PACKED_FIELDS, type CiFiguresOut, type PackedChunk, type PackedCi } from './calculate.thread.js';
+
+export interface CalculationDeps {
+  model: PlatformModel;
+  analytics: AnalyticsStore;
+  pool: Piscina<PackedChunk, CiFiguresOut[]>;
+  /** How many chunks the CIs are cut into (the pool's thread count). */
+  threads: number;
+  now: () => number;
+}
+
+/** A failure the analyst should read as it is (the report's `error`). */
+export class ReportError extends Error {
+  override readonly name = 'ReportError';
+}
+
+/** The template's CIs with their weights: listed CIs, and their descendants where asked; first listing wins. */
+export function templateCis(model: PlatformModel, template: SlaSingleTemplateModel): Map<number, number> {
+  const cmdb = model.slices.cmdb;
+  const weights = new Map<number, number>();
+  const add = (id: number, weight: number) => {
+    if (cmdb.cis.has(id) && !weights.has(id)) weights.set(id, weight);
+  };
+  for (const entry of template.configItems) {
+    add(entry.id, entry.weight);
+    if (entry.withDescendants) for (const id of cmdb.descendants(entry.id)) add(id, entry.weight);
+  }
+  return weights;
+}
+
+interface GroupedProblems {
+  ci_id: string;
+  s: number[];
+  e: number[];
+  p: number[];
+  iv: number[];
+  im: number[];
+}
+
+const OVERLAPS = 'ci_id IN {cis:Array(UInt64)} AND date_start < {end:DateTime64(3)} AND (date_end IS NULL OR date_end > {start:DateTime64(3)})';
+const GROUPED = `ci_id, groupArray(toFloat64(toUnixTimestamp64Milli(date_start))) AS s, groupArray(ifNull(toFloat64(toUnixTimestamp64Milli(date_end)), -1)) AS e,
+  groupArray(priority) AS p, groupArray(influence_value) AS iv, groupArray(influence_max) AS im`;
+
+/** The problems overlapping the range, grouped by CI: copied for the report first when `reportId` is given. */
+async function readProblems(deps: CalculationDeps, ciIds: number[], range: Interval, reportId: string | undefined): Promise<Map<number, GroupedProblems>> {
+  const params = { cis: ciIds, start: clickhouseDateTime(range.start), end: clickhouseDateTime(range.end) };
+  let rows: GroupedProblems[];
+  if (reportId) {
+    await deps.analytics.command(
+      `INSERT INTO sla_report_problems
+       SELECT {report:String}, id, trigger_id, trigger_name, ci_id, date_start, date_end, priority, tags, incidents, influence_value, influence_max, with_maintenance, {now:DateTime64(3)}
+       FROM problems FINAL WHERE ${OVERLAPS}`,
+      { ...params, report: reportId, now: clickhouseDateTime(Date.now()) },
+    );
+    rows = await deps.analytics.query<GroupedProblems>(`SELECT ${GROUPED} FROM sla_report_problems FINAL WHERE report_id = {report:String} GROUP BY ci_id`, { report: reportId });
+  } else {
+    rows = await deps.analytics.query<GroupedProblems>(`SELECT ${GROUPED} FROM problems FINAL WHERE ${OVERLAPS} GROUP BY ci_id`, params);
+  }
+  return new Map(rows.map((row) => [Number(row.ci_id), row]));
+}
+
+const calendarOf = (template: SlaSingleTemplateModel): WorkingCalendar | null =>
+  template.calendar ? { timeZone: template.timeZone, week: template.calendar.week, holidays: template.calendar.holidays } : null;
+
+/** Figures and CI rows of a Single template over the range. */
+export async function calculateSingleTemplate(deps: CalculationDeps, template: SlaSingleTemplateModel, range: Interval, reportId?: string): Promise<{ figures: SlaFigures; ciRows: SlaCiRowModel[] }> {
+  const { model } = deps;
+  const weights = templateCis(model, template);
+  const ids = [...weights.keys()].sort((a, b) => a - b);
+  const grouped = await readProblems(deps, ids, range, reportId);
+  const now = deps.now();
+  const cis: PackedCi[] = ids.map((id) => {
+    const ci = model.slices.cmdb.cis.get(id)!;
+    const type = model.slices.cmdb.types.get(ci.typeId);
+    return {
+      id,
+      name: ci.name,
+      type: { id: ci.typeId, name: type?.name ?? '', description: type?.description ?? '' },
+      weight: weights.get(id)!,
+      maintenance: maintenanceIntervals(model, id, range.start, range.end),
+    };
+  });
+  const context = templateContext({ range, now, priorities: template.priorities, calendar: calendarOf(template), excludeMaintenance: template.excludeMaintenance, cis: cis.map((c) => ({ ...c, problems: [] })) });
+  const chunkCount = Math.max(1, Math.min(deps.threads, cis.length));
+  const size = Math.ceil(cis.length / chunkCount) || 1;
+  const runs: Array<Promise<CiFiguresOut[]>> = [];
+  for (let from = 0; from < cis.length || (from === 0 && runs.length === 0); from += size) {
+    const chunk = pack(context, cis.slice(from, from + size), grouped);
+    runs.push(deps.pool.run(chunk, { transferList: [chunk.problems.buffer as ArrayBuffer, chunk.offsets.buffer as ArrayBuffer] }));
+  }
+  const outcomes = (await Promise.all(runs)).flat().sort((a, b) => a.ciId - b.ciId);
+  return { figures: templateFigures(outcomes), ciRows: outcomes.map((o) => o.ciRow) };
+}
+
+function pack(context: PackedChunk['context'], cis: PackedCi[], grouped: Map<number, GroupedProblems>): PackedChunk {
+  const offsets = new Int32Array(cis.length + 1);
+  let total = 0;
+  cis.forEach((ci, i) => {
+    offsets[i] = total;
+    total += grouped.get(ci.id)?.s.length ?? 0;
+  });
+  offsets[cis.length] = total;
+  const problems = new Float64Array(total * PACKED_FIELDS);
+  cis.forEach((ci, i) => {
+    const g = grouped.get(ci.id);
+    if (!g) return;
+    let at = offsets[i]! * PACKED_FIELDS;
+    for (let k = 0; k < g.s.length; k++) {
+      problems[at++] = g.s[k]!;
+      problems[at++] = g.e[k] === -1 ? NaN : g.e[k]!;
+      problems[at++] = g.p[k]!;
+      problems[at++] = g.iv[k]!;
+      problems[at++] = g.im[k]!;
+    }
+  });
+  return { context, cis, offsets, problems };
+}
+
+/** Runs the report's calculation and stores its rows; the caller records the outcome. */
+export async function calculateReport(deps: CalculationDeps, report: SlaReportRecord): Promise<void> {
+  const templates = deps.model.slices.slaTemplates.templates;
+  const template = templates.get(report.templateId);
+  if (!template) throw new ReportError(`SLA template ${report.templateId} was deleted before the report was calculated`);
+  const range = { start: Date.parse(report.start), end: Date.parse(report.end) };
+  // The storage TTL runs on the server's clock, so the rows are dated by it too.
+  const createdAt = clickhouseDateTime(Date.now());
+  if (template.type === 'Single') {
+    const { ciRows } = await calculateSingleTemplate(deps, template, range, report.id);
+    await storeRows(deps, report.id, 'configItems', ciRows, createdAt);
+    return;
+  }
+  const items = [];
+  for (const member of template.templates) {
+    const single = templates.get(member.id);
+    if (!single || single.type !== 'Single') throw new ReportError(`SLA template ${member.id} of multi-template ${template.id} no longer exists`);
+    const { figures } = await calculateSingleTemplate(deps, single, range);
+    items.push({ name: single.name, weight: member.weight, figures });
+  }
+  await storeRows(deps, report.id, 'templates', calculateMulti(items).templateRows, createdAt);
+}
+
+async function storeRows(deps: CalculationDeps, reportId: string, kind: string, rows: readonly object[], createdAt: string): Promise<void> {
+  const lines = rows.map((row, seq) => JSON.stringify({ report_id: reportId, kind, seq, row: JSON.stringify(row), created_at: createdAt })).join('\n');
+  if (lines.length > 0) await deps.analytics.insert('sla_report_rows', Buffer.from(lines + '\n'));
+}

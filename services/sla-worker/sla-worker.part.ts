@@ -1,0 +1,147 @@
+/**
+ * The SLA worker (DESIGN §9, spec 8): takes report jobs from the bus one at a time, runs the
+ * calculation with the interval maths on piscina threads, stores the rows and records `Ok` or
+ * `Error`. A job is acked only once its report is finished; while it runs the worker tells the
+ * bus it is still working, so a worker that dies mid-job leaves the job to be delivered again.
+ * At start, and then every minute, pending reports whose job may have been lost (in-process
+ * jobs die with their process; a publish may fail) are queued again; results past their day
+ * are deleted.
+ */
+import { Piscina } from 'piscina';
+import { randomUUID } from 'node:crypto';
+import type { Part, PlatformContext } from '../platform.js';
+import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
+import { SLA_JOBS_STREAM } from '../runtime/bus-streams.js';
+import { finishReport, forgetOldReports, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
+import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
+import { calculateReport, ReportError, type CalculationDeps } from './calculate-report.js';
+import type { CiFiguresOut, PackedChunk } from './calculate.thread.js';
+import { decodeJob, queueJob } from './sla-jobs.js';
+
+export const SLA_WORKER_CONSUMER = {
+  stream: SLA_JOBS_STREAM.name,
+  durable: 'sla-worker',
+  // One calculation at a time per worker (spec 8).
+  maxBatch: 1,
+  maxWaitMs: 1000,
+  ackWaitMs: 30_000,
+  maxDeliver: -1,
+};
+
+const HEARTBEAT_MS = 10_000;
+const SWEEP_EVERY_MS = 60_000;
+/** A pending report this old whose job this worker is not running may have lost its job. */
+const STALE_PENDING_MS = 2 * 60_000;
+
+export interface SlaWorkerHooks {
+  /** Runs before a job's calculation (tests stop the worker here). */
+  beforeCalculation?: (reportId: string) => Promise<void> | void;
+}
+
+export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
+  return {
+    name: 'sla-worker',
+    async start(ctx) {
+      const { bus, analytics } = ctx.engines;
+      await bus.ensureStream(SLA_JOBS_STREAM);
+      const threads = ctx.config.slaThreads;
+      const pool = new Piscina<PackedChunk, CiFiguresOut[]>({ filename: new URL('./calculate.thread.ts', import.meta.url).href, minThreads: threads, maxThreads: threads });
+      const deps: CalculationDeps = { model: ctx.controlPlane.model, analytics, pool, threads, now: ctx.now };
+      const running = new Set<string>();
+      const purged = new Set<string>();
+
+      const sweep = async (olderThanMs: number) => {
+        await purge(ctx, purged);
+        for (const report of ctx.controlPlane.model.slices.slaReports.pending()) {
+          if (running.has(report.id) || Date.parse(report.createdAt) > ctx.now() - olderThanMs) continue;
+          const next = await ctx.controlPlane.execute(requeueReport(report.id));
+          if (next) queueJob(bus, { reportId: next.id, attempt: next.attempt }, ctx.logger);
+        }
+      };
+
+      const consumer = bus.consume(SLA_WORKER_CONSUMER, async (batch) => {
+        for (const message of batch) await handle(ctx, deps, message, running, hooks);
+      });
+      await sweep(0);
+      const timer = setInterval(() => {
+        sweep(STALE_PENDING_MS).catch((err: unknown) => ctx.logger.error({ err }, 'SLA sweep failed'));
+      }, SWEEP_EVERY_MS);
+      timer.unref();
+      ctx.lifecycle.onStop('sla worker', async () => {
+        clearInterval(timer);
+        await consumer.stop();
+        await pool.destroy();
+      });
+      return [];
+    },
+  };
+}
+
+async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusMessage, running: Set<string>, hooks: SlaWorkerHooks): Promise<void> {
+  const job = decodeJob(message.data);
+  if (!job) {
+    ctx.logger.error({ subject: message.subject }, 'dropping an SLA job that cannot be read');
+    message.term();
+    return;
+  }
+  // The order may come from another process: make sure its record has arrived.
+  await ctx.controlPlane.catchUp();
+  const report = ctx.controlPlane.model.slices.slaReports.reports.get(job.reportId);
+  if (!report || report.status !== 'Pending') {
+    message.ack();
+    return;
+  }
+  const log = ctx.logger.child({ report: report.id, attempt: job.attempt });
+  running.add(report.id);
+  const heartbeat = setInterval(() => message.working(), HEARTBEAT_MS);
+  const started = Date.now();
+  try {
+    await hooks.beforeCalculation?.(report.id);
+    await calculateReport(deps, report);
+    await ctx.controlPlane.execute(finishReport(report.id, { status: 'Ok', reportId: randomUUID() }, ctx.now()));
+    log.info({ ms: Date.now() - started }, 'SLA report calculated');
+    message.ack();
+  } catch (error) {
+    if (error instanceof ReportError || !isTransient(error)) {
+      log.warn({ err: error }, 'SLA report failed');
+      await ctx.controlPlane
+        .execute(finishReport(report.id, { status: 'Error', error: (error as Error).message }, ctx.now()))
+        .then(() => message.ack())
+        .catch((err: unknown) => {
+          log.error({ err }, 'recording the SLA report failure failed; the job will run again');
+          message.nak(1000);
+        });
+    } else {
+      log.error({ err: error }, 'SLA calculation interrupted; the job will run again');
+      message.nak(1000);
+    }
+  } finally {
+    clearInterval(heartbeat);
+    running.delete(report.id);
+  }
+}
+
+/** Store or bus outages are retried; anything else is the report's error. */
+function isTransient(error: unknown): boolean {
+  const name = (error as { name?: string }).name ?? '';
+  const code = (error as { code?: string }).code ?? '';
+  return name === 'BusUnavailableError' || name === 'AbortError' || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE/.test(code) || name === 'AppError';
+}
+
+/**
+ * Deletes the results of reports past their day (the TTL does it too, on the server's clock and
+ * at its own pace) and forgets month-old reports.
+ */
+async function purge(ctx: PlatformContext, purged: Set<string>): Promise<void> {
+  const expired = [...ctx.controlPlane.model.slices.slaReports.reports.values()]
+    .filter((r) => !purged.has(r.id) && Date.parse(r.createdAt) + REPORT_RETENTION_MS <= ctx.now())
+    .map((r) => r.id);
+  if (expired.length > 0) {
+    await ctx.engines.analytics.command('DELETE FROM sla_report_rows WHERE report_id IN {ids:Array(String)}', { ids: expired });
+    await ctx.engines.analytics.command('DELETE FROM sla_report_problems WHERE report_id IN {ids:Array(String)}', { ids: expired });
+    for (const id of expired) purged.add(id);
+  }
+  await ctx.controlPlane.execute(forgetOldReports(ctx.now()));
+}
+
+export const slaWorkerPart: Part = createSlaWorkerPart();
