@@ -100,7 +100,9 @@ export function compileTrigger(trigger: TriggerModel): CompiledTrigger {
   const priorityOf = (fields: unknown): PriorityNumber => {
     if ('value' in rule) return rule.value as PriorityNumber;
     const found = valueAt(fields, rule.field);
-    return (isScalar(found) ? (rule.map[String(found)] ?? rule.default) : rule.default) as PriorityNumber;
+    const key = isScalar(found) ? String(found) : undefined;
+    // Own keys only: a value such as "constructor" must not find Object.prototype members.
+    return (key !== undefined && Object.hasOwn(rule.map, key) ? rule.map[key] : rule.default) as PriorityNumber;
   };
   const resolves = (fields: unknown): boolean => {
     const found = valueAt(fields, trigger.resolve.field);
