@@ -24,7 +24,7 @@ function prepare(config: StreamConfigModel, raw: string, kind: RecordKind = 'jso
 
 t.test('no @timestamp and no rule: the event date is the time of receipt; the payload is the record', async (t) => {
   const out = prepare({}, '{"a":1}');
-  t.strictSame(out, { ts: RECEIVED, payload: '{"a":1}', labels: {}, route: '' });
+  t.strictSame(out, { ts: RECEIVED, payload: '{"a":1}', fields: undefined, labels: {}, route: '' }, 'fields are not parsed when nothing needs them');
 });
 
 t.test('@timestamp sets the event date', async (t) => {
@@ -124,7 +124,7 @@ t.test('a text record without pattern is stored as {message} with the route labe
 
 t.test('null preprocessor and route label behave as absent', async (t) => {
   const out = prepare({ preprocessor: null, routeLabel: null, parser: null }, '{"a":1}');
-  t.strictSame(out, { ts: RECEIVED, payload: '{"a":1}', labels: {}, route: '' });
+  t.strictSame(out, { ts: RECEIVED, payload: '{"a":1}', fields: undefined, labels: {}, route: '' }, 'fields are not parsed when nothing needs them');
 });
 
 t.test('clickhouseDateTime is UTC with milliseconds', async (t) => {
