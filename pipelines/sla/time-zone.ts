@@ -1,13 +1,16 @@
 /**
  * Local wall time in an IANA zone ↔ UTC, with nothing but `Intl.DateTimeFormat`.
  *
- * Wall times that a DST change makes odd are resolved as Temporal's `disambiguation:
- * 'compatible'` (and JavaScript's own `Date` for the host zone) do:
+ * One wall time ▸ one instant (localToUtc, used for period bounds) resolves the wall times a DST
+ * change makes odd as Temporal's `disambiguation: 'compatible'` (and JavaScript's own `Date` for
+ * the host zone) do:
  * - a wall time that does not exist (spring forward, e.g. 02:30 on the last Sunday of March in
  *   Europe/Berlin) is moved forward by the length of the gap: 02:30 → 03:30 CEST (01:30Z);
  * - a wall time that exists twice (fall back, e.g. 02:30 on the last Sunday of October) is its
  *   earlier occurrence: 02:30 CEST (00:30Z), not 02:30 CET (01:30Z).
  * Zones are assumed to change their offset at most once within any two days.
+ * Working hours are sets of wall times, not single instants: calendar.ts maps them through
+ * offsetSpans, so a skipped hour is not worked and a repeated one is worked twice.
  */
 
 export const DAY_MS = 86_400_000;
@@ -118,6 +121,49 @@ export function wallToUtc(wall: number, timeZone: string): number {
   if (lateOk) return late;
   // In the gap: keep the offset from before the change, which lands as far past the change as the wall time is.
   return wall - before;
+}
+
+/** A stretch of time over which the zone keeps one offset. */
+export interface OffsetSpan {
+  start: number;
+  end: number;
+  /** local − UTC, milliseconds. */
+  offsetMs: number;
+}
+
+/** Zones are assumed to change their offset at most once in this long (true of every IANA zone). */
+const SAMPLE_MS = 6 * 3_600_000;
+
+/**
+ * [from, to) cut where the zone's offset changes, each part with its offset. The offset is
+ * sampled every six hours and each change is then found to the millisecond by bisection, so a
+ * month costs about 120 formatter calls.
+ */
+export function offsetSpans(timeZone: string, from: number, to: number): OffsetSpan[] {
+  const spans: OffsetSpan[] = [];
+  if (to <= from) return spans;
+  let start = from;
+  let offset = zoneOffsetMs(from, timeZone);
+  for (let probe = from; probe < to; ) {
+    const next = Math.min(probe + SAMPLE_MS, to);
+    const nextOffset = zoneOffsetMs(next === to ? to - 1 : next, timeZone);
+    if (nextOffset !== offset) {
+      // The offset changes in (probe, next]: find the first instant with the new one.
+      let lo = probe;
+      let hi = next === to ? to - 1 : next;
+      while (hi - lo > 1) {
+        const mid = lo + Math.floor((hi - lo) / 2);
+        if (zoneOffsetMs(mid, timeZone) === offset) lo = mid;
+        else hi = mid;
+      }
+      spans.push({ start, end: hi, offsetMs: offset });
+      start = hi;
+      offset = zoneOffsetMs(hi, timeZone);
+    }
+    probe = next;
+  }
+  spans.push({ start, end: to, offsetMs: offset });
+  return spans;
 }
 
 /** ISO weekday of a local date given as wallClockMs: 1 = Monday .. 7 = Sunday. */

@@ -3,7 +3,8 @@
  * with --body or read from a file with --file (`--json` is the global output flag).
  */
 import { done, list, one } from '../render.js';
-import { send, seg, str, usage, type CommandInput, type NounSpec, type OptionSpec, type PrepareDeps } from '../spec.js';
+import { send, seg, usage, type CommandInput, type NounSpec, type OptionSpec, type PrepareDeps } from '../spec.js';
+import { readBody } from '../body-input.js';
 
 const TEMPLATE_ID = { name: 'id', description: 'The SLA template id', kind: 'id' as const };
 const PATH = '/sla/templates';
@@ -17,35 +18,6 @@ const BODY_OPTIONS: Record<string, OptionSpec> = {
   },
   file: { type: 'string', value: 'path', description: 'Read the template JSON from this file' },
 };
-
-type BodyResult = { ok: true; body: Record<string, unknown> } | { ok: false; usage: string };
-
-/** The JSON object from --body or --file (args.ts makes them exclusive, atLeastOne requires one). */
-export async function readBody(input: CommandInput, deps: PrepareDeps): Promise<BodyResult> {
-  const inline = str(input, 'body');
-  const path = str(input, 'file');
-  let text: string;
-  let source: string;
-  if (inline !== undefined) {
-    [text, source] = [inline, '--body'];
-  } else {
-    source = `--file ${path ?? ''}`;
-    try {
-      text = await deps.readFile(path ?? '');
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      return { ok: false, usage: `cannot read ${source}${code ? ` (${code})` : ''}` };
-    }
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, usage: `${source} is not valid JSON: ${(error as Error).message}` };
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, usage: `${source} must be a JSON object` };
-  return { ok: true, body: body as Record<string, unknown> };
-}
 
 const withBody = (method: 'POST' | 'PATCH', path: (i: CommandInput) => string) => async (i: CommandInput, deps: PrepareDeps) => {
   const body = await readBody(i, deps);

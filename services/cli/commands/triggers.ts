@@ -1,7 +1,8 @@
 /** `ops triggers …`: synthetic triggers that turn stream records into problems on CIs (admin API /triggers). */
 import { done, one } from '../render.js';
-import { seg, str, usage, send, type CommandInput, type NounSpec, type OptionSpec, type PrepareDeps, type Render } from '../spec.js';
+import { seg, str, usage, send, type NounSpec, type OptionSpec, type Render } from '../spec.js';
 import { isRecord, table } from '../table.js';
+import { readBody } from '../body-input.js';
 
 const TRIGGER_ID = { name: 'id', description: 'The trigger id', kind: 'id' as const };
 
@@ -13,36 +14,6 @@ const BODY_OPTIONS: Record<string, OptionSpec> = {
   body: { type: 'string', value: 'json', description: 'The trigger as JSON (the admin API body; see /api/openapi.json, admin.createTrigger)' },
   file: { type: 'string', value: 'path', description: 'Read the trigger JSON from this file' },
 };
-
-type BodyResult = { ok: true; body: Record<string, unknown> } | { ok: false; usage: string };
-
-/** The JSON object from --body or --file (args.ts makes them exclusive and requires one). */
-export async function readBody(input: CommandInput, deps: PrepareDeps): Promise<BodyResult> {
-  const inline = str(input, 'body');
-  const path = str(input, 'file');
-  let text: string;
-  let source: string;
-  if (inline !== undefined) {
-    text = inline;
-    source = '--body';
-  } else {
-    source = `--file ${path ?? ''}`;
-    try {
-      text = await deps.readFile(path ?? '');
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      return { ok: false, usage: `cannot read ${source}${code ? ` (${code})` : ''}` };
-    }
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, usage: `${source} is not valid JSON: ${(error as Error).message}` };
-  }
-  if (!isRecord(body)) return { ok: false, usage: `${source} must be a JSON object` };
-  return { ok: true, body };
-}
 
 /** How a trigger finds its CI, in a few words: `id from host.id`, `name from host (type 3)`, `CI 12`. */
 export function ciRuleText(ci: unknown): string {

@@ -1,6 +1,6 @@
 /** Problem keys, CI state and health (DESIGN §7) on an in-memory control model (no journal). */
 import t from 'tap';
-import { problemId, type Hit, type PriorityNumber } from '../../../pipelines/problems/problem-timeline.js';
+import { problemId, type PriorityNumber } from '../../../pipelines/problems/problem-timeline.js';
 import type { KeyedHit } from '../../../pipelines/problems/trigger-match.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { ciHealth, ciState, directHealth } from '../../../services/control-plane/problems/ci-state.js';

@@ -5,7 +5,6 @@
 import t from 'tap';
 import ExcelJS from 'exceljs';
 import type { SlaCiRowModel } from '../../../schemas/sla-export.schema.js';
-import { ciColumns } from '../../../pipelines/sla/export/columns.js';
 import { exportFile, type ExportFormat } from '../../../pipelines/sla/export/formats.js';
 
 const total = 20_000;
