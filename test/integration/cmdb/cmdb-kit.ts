@@ -41,8 +41,9 @@ export class Kit {
   defaultType!: { id: number; name: string; description: string };
   private seq = 0;
 
-  async start(): Promise<void> {
-    this.p = await startTestPlatform({ now: () => this.clock });
+  /** Starts the platform (on `dataDir` when given, e.g. to restart on the same data). */
+  async start(dataDir?: string): Promise<void> {
+    this.p = await startTestPlatform({ now: () => this.clock, ...(dataDir ? { dataDir } : {}) });
     const me = await this.p.api('GET', `${ADMIN_API}/me`);
     this.admin = { id: me.body.user.id, name: me.body.user.name };
     const types = await this.p.api('GET', `${ADMIN_API}/config-item-types`);

@@ -1,0 +1,37 @@
+/**
+ * Issue #7: the open problems are known after a restart (they live in the control-plane
+ * journal): the CI still shows `Problem`, and a resolving record sent after the restart closes
+ * the very problem opened before it.
+ */
+import t from 'tap';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ProblemsKit, chText } from './problems-kit.js';
+
+t.test('an open problem survives a restart and is closed by a record sent after it', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ops-problems-restart-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const k = new ProblemsKit();
+  await k.start(dataDir);
+  const wg = await k.workGroup();
+  const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
+  const stream = await k.stream();
+  await k.trigger(stream.id);
+  const opened = new Date(k.clock - 20 * 60_000).toISOString();
+  await k.post(stream.key, [{ '@timestamp': opened, check: 'cpu', host: ci.name }]);
+  const [before] = await k.problems(ci.id);
+  await k.p.stop(false);
+
+  await k.start(dataDir);
+  t.teardown(() => k.p.stop(false));
+  t.equal((await k.getCi(ci.id)).state.value, 'Problem', 'still open after the restart');
+  const closed = new Date(k.clock - 5 * 60_000).toISOString();
+  await k.post(stream.key, [{ '@timestamp': closed, check: 'cpu', host: ci.name, status: 'ok' }]);
+  const after = await k.problems(ci.id);
+  t.equal(after.length, 1, 'no second problem');
+  t.equal(after[0]!.id, before!.id, 'the same problem');
+  t.equal(after[0]!.date_start, chText(opened));
+  t.equal(after[0]!.date_end, chText(closed));
+  t.equal((await k.getCi(ci.id)).state.value, 'Ok');
+});
