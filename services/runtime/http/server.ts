@@ -139,6 +139,14 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
     const { route } = compiled;
     const limit = route.maxBodyBytes ?? config.maxBodyBytes;
     const afterAuthentication = (reader: BodyReader | undefined): void => {
+      // The query is checked after the caller is known: a bad query from a stranger is 401, not 400.
+      // An absent query string validates like an empty object: check it once, not per request.
+      if (compiled.queryChecker && (query !== '' || !compiled.emptyQueryValid)) {
+        const raw = Object.fromEntries(request.query);
+        const converted = compiled.queryChecker.Convert(raw);
+        if (!compiled.queryChecker.Check(converted)) throw errors.validation(fieldErrors(compiled.queryChecker, converted), 'Invalid query parameters');
+        (request as { queryValues: unknown }).queryValues = converted;
+      }
       if (!compiled.hasBody) {
         run(request);
         return;
@@ -166,13 +174,6 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       });
     };
     try {
-      // An absent query string validates like an empty object: check it once, not per request.
-      if (compiled.queryChecker && (query !== '' || !compiled.emptyQueryValid)) {
-        const raw = Object.fromEntries(request.query);
-        const converted = compiled.queryChecker.Convert(raw);
-        if (!compiled.queryChecker.Check(converted)) throw errors.validation(fieldErrors(compiled.queryChecker, converted), 'Invalid query parameters');
-        (request as { queryValues: unknown }).queryValues = converted;
-      }
       const authenticated = route.authenticate?.(request);
       if (authenticated instanceof Promise) {
         // uWS hands the body over only to a reader attached now, so start reading while waiting.
