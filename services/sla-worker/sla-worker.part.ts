@@ -97,9 +97,10 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
   const started = Date.now();
   try {
     await hooks.beforeCalculation?.(report.id);
-    await calculateReport(deps, report);
+    const phases = await calculateReport(deps, report);
     await ctx.controlPlane.execute(finishReport(report.id, { status: 'Ok', reportId: randomUUID() }, ctx.now()));
-    log.info({ ms: Date.now() - started }, 'SLA report calculated');
+    const round = (ms: number) => Math.round(ms);
+    log.info({ ms: Date.now() - started, threads: deps.threads, problemsMs: round(phases.problemsMs), mathsMs: round(phases.mathsMs), storeMs: round(phases.storeMs) }, 'SLA report calculated');
     message.ack();
   } catch (error) {
     if (error instanceof ReportError || !isTransient(error)) {
