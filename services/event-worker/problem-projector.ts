@@ -21,9 +21,9 @@ export function rowsOf(model: PlatformModel, record: ProblemKeyRecord, now: numb
   const trigger = model.slices.triggers.triggers.get(record.triggerId);
   const ctx: RowContext = {
     triggerId: record.triggerId,
-    triggerName: trigger?.name ?? '',
+    triggerName: trigger?.name ?? record.triggerName,
     ciId: record.ciId,
-    tags: trigger?.tags ?? [],
+    tags: trigger?.tags ?? record.tags,
     influence: trigger?.influence ?? record.influence,
     version: record.version,
     underMaintenance: (start, end) => maintenanceIntervals(model, record.ciId, start, end).length > 0,

@@ -65,7 +65,7 @@ export function triggerRoutes(deps: ApiDeps): Route[] {
       summary: 'Delete a trigger',
       schema: { responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => {
-        await cp.execute(deleteTrigger(id(req.params)));
+        await cp.execute(deleteTrigger(id(req.params), isoNow(deps)));
         return noContent();
       },
     },

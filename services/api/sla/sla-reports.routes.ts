@@ -99,7 +99,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
         const format = (req.queryValues['format'] ?? 'xls') as ExportFormat;
         const exportType = (req.queryValues['exportType'] ?? 'events') as 'events' | 'configItems';
         const baseName = `${report.template.name} ${report.start.slice(0, 10)} ${report.end.slice(0, 10)} ${report.template.type === 'Multi' ? 'templates' : exportType}`;
-        const timeZone = model.slices.slaTemplates.templates.get(report.templateId)?.timeZone ?? 'UTC';
+        const timeZone = report.timeZone;
         const file =
           report.template.type === 'Multi'
             ? exportFile('templates', format, storedRows(deps.analytics, report.id, 'templates'), { baseName, timeZone })

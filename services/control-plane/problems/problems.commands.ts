@@ -21,8 +21,14 @@ export interface HitsApplied {
 
 const NO_INFLUENCE: InfluenceRecord = { value: 0, maxInfluence: false };
 
-function influenceOf(model: PlatformModel, triggerId: number, fallback?: InfluenceRecord): InfluenceRecord {
-  return model.slices.triggers.triggers.get(triggerId)?.influence ?? fallback ?? NO_INFLUENCE;
+/** What the key keeps of its trigger, so its rows keep it after the trigger is deleted. */
+function triggerSnapshot(model: PlatformModel, triggerId: number, before: ProblemKeyRecord | undefined) {
+  const trigger = model.slices.triggers.triggers.get(triggerId);
+  return {
+    influence: trigger?.influence ?? before?.influence ?? NO_INFLUENCE,
+    triggerName: trigger?.name ?? before?.triggerName ?? '',
+    tags: trigger?.tags ?? before?.tags ?? [],
+  };
 }
 
 /** The key's record after a timeline change, with what the change did to its problems. */
@@ -40,7 +46,7 @@ function nextRecord(model: PlatformModel, before: ProblemKeyRecord | undefined, 
     ciId,
     ...placed.timeline,
     version: model.revision + 1,
-    influence: influenceOf(model, triggerId, before?.influence),
+    ...triggerSnapshot(model, triggerId, before),
     open,
     changedAt: transitions.length > 0 ? Math.max(...transitions) : (before?.changedAt ?? Math.min(...hits.map((h) => h.ts))),
     folded: placed.problems.filter((p) => !kept.has(p.id)),
@@ -72,16 +78,29 @@ export function applyHits(hits: readonly KeyedHit[], limits: TimelineLimits = DE
   };
 }
 
-/** A deleted CI's open problems end at the delete (issue #7): a resolving hit at that instant. */
-export function closeProblemsOfCi(model: PlatformModel, ciId: number, at: number): JournalChange[] {
+/**
+ * Open problems that end because what they are about is gone: a deleted CI (issue #7) or a
+ * deleted trigger. Each closes with a resolving hit at `at`, placed after its last hit.
+ */
+function closeOpen(model: PlatformModel, keys: readonly ProblemKeyRecord[], at: number, why: string): JournalChange[] {
   const changes: JournalChange[] = [];
-  for (const before of model.slices.problems.ofCi(ciId)) {
+  for (const before of keys) {
     if (!before.open) continue;
     // After the last hit, so the close sorts last even when the delete is dated before it.
     const ts = Math.max(at, before.open.lastEventAt + 1);
-    const resolve: Hit = { id: `ci-deleted:${ciId}:${at}`, ts, resolve: true, priority: before.open.priority, incidents: [] };
-    const { record } = nextRecord(model, before, before.triggerId, ciId, [resolve], { lateWindowMs: Number.MAX_SAFE_INTEGER, maxHits: Number.MAX_SAFE_INTEGER });
-    if (record) changes.push({ key: problemKey(before.triggerId, ciId), value: record });
+    const resolve: Hit = { id: `${why}:${before.triggerId}:${before.ciId}:${at}`, ts, resolve: true, priority: before.open.priority, incidents: [] };
+    const { record } = nextRecord(model, before, before.triggerId, before.ciId, [resolve], { lateWindowMs: Number.MAX_SAFE_INTEGER, maxHits: Number.MAX_SAFE_INTEGER });
+    if (record) changes.push({ key: problemKey(before.triggerId, before.ciId), value: record });
   }
   return changes;
+}
+
+/** A deleted CI's open problems end at the delete. */
+export function closeProblemsOfCi(model: PlatformModel, ciId: number, at: number): JournalChange[] {
+  return closeOpen(model, model.slices.problems.ofCi(ciId), at, 'ci-deleted');
+}
+
+/** A deleted trigger's open problems end at the delete: nothing would ever resolve them. */
+export function closeProblemsOfTrigger(model: PlatformModel, triggerId: number, at: number): JournalChange[] {
+  return closeOpen(model, [...model.slices.problems.keys.values()].filter((k) => k.triggerId === triggerId), at, 'trigger-deleted');
 }

@@ -15,8 +15,10 @@ export interface ProblemKeyRecord extends KeyTimeline {
   ciId: number;
   /** The journal revision of the last change: the version of the rows it writes. */
   version: number;
-  /** The trigger's influence when the key last changed (used if the trigger is deleted). */
+  /** The trigger's influence, name and tags when the key last changed (used once it is deleted). */
   influence: InfluenceRecord;
+  triggerName: string;
+  tags: Array<{ id: number; name: string; colorName: string }>;
   /** The problem open now, if any (derived from the timeline, kept for cheap reads). */
   open: ProblemSpan | null;
   /** Event time of the last opening or closing of a problem of this key. */

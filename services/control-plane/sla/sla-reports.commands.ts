@@ -49,6 +49,7 @@ export function orderReport(order: SlaOrder): PlatformCommand<SlaReportRecord> {
       userId: order.reader.userId,
       workGroup: null,
       templateId: template.id,
+      timeZone: template.timeZone,
       priorities: template.type === 'Single' ? template.priorities : [],
       createdAt: iso(order.now),
       finishedAt: null,

@@ -6,6 +6,8 @@ import type { Slice } from '../model.js';
 /** A report as stored, record `sla-report:<id>`: the public model and what the worker needs. */
 export interface SlaReportRecord extends SlaCustomReportModel, SlaPriorityList {
   templateId: number;
+  /** The template's time zone when ordered: the export's dates are shown in it. */
+  timeZone: string;
   createdAt: string;
   finishedAt: string | null;
   /** Times the job was queued (a new attempt after a worker stopped mid-job). */

@@ -5,6 +5,7 @@
  * is reported at once, each with the JSON pointer of its field.
  */
 import type { TriggerCreateBody, TriggerPatchBody } from '../../../schemas/trigger.schema.js';
+import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
 import { errors, type FieldError } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { TriggerRecord } from './triggers.slice.js';
@@ -79,9 +80,10 @@ export function patchTrigger(id: number, body: TriggerPatchBody, now: string): P
   };
 }
 
-export function deleteTrigger(id: number): PlatformCommand<void> {
+/** Deletes a trigger; its open problems end at the delete (DESIGN §7: nothing would resolve them). */
+export function deleteTrigger(id: number, now: string): PlatformCommand<void> {
   return (model) => {
     findTrigger(model, id);
-    return { changes: [{ key: `trigger:${id}`, value: null }], result: () => undefined };
+    return { changes: [{ key: `trigger:${id}`, value: null }, ...closeProblemsOfTrigger(model, id, Date.parse(now))], result: () => undefined };
   };
 }

@@ -141,3 +141,19 @@ t.test('a CI deleted with an open problem: the problem closes at the delete', as
   t.equal(rows.length, 1);
   t.equal(rows[0]!.date_end, chText(new Date(k.clock).toISOString()));
 });
+
+t.test('a trigger deleted with an open problem: the problem closes at the delete and keeps the trigger’s name', async (t) => {
+  const { ci, stream, trigger } = await setUp();
+  await k.post(stream.key, [{ '@timestamp': at(k.clock, -10), check: 'cpu', host: ci.name }]);
+  t.equal((await k.getCi(ci.id)).state.value, 'Problem');
+  t.equal((await k.api('DELETE', `/api/admin/v1/triggers/${trigger.id}`)).status, 204);
+  t.equal((await k.getCi(ci.id)).state.value, 'Ok', 'nothing is open any more');
+  let rows = await k.problems(ci.id);
+  for (let i = 0; i < 50 && rows[0]?.date_end === null; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    rows = await k.problems(ci.id);
+  }
+  t.equal(rows[0]!.date_end, chText(new Date(k.clock).toISOString()));
+  const [named] = await k.p.platform.engines.analytics.query<{ trigger_name: string }>('SELECT trigger_name FROM problems FINAL WHERE id = {id:UUID}', { id: rows[0]!.id });
+  t.equal(named!.trigger_name, trigger.name);
+});

@@ -61,7 +61,7 @@ t.test('forStream is kept current on create, patch and delete, in id order', asy
   run(m, patchTrigger(a.id, { streamIds: [2] }, NOW));
   t.same(triggers.forStream(1).map((x) => x.id), [b.id], 'moved off stream 1');
   t.equal(triggers.forStream(2)[0]!.streamIds.length, 1, 'the index holds the new version');
-  run(m, deleteTrigger(a.id));
+  run(m, deleteTrigger(a.id, NOW));
   t.same(triggers.forStream(2), []);
   t.same(triggers.forStream(99), []);
   t.ok(Object.isFrozen(triggers.forStream(1)), 'callers cannot change the index');
@@ -103,6 +103,6 @@ t.test('names are unique; patch re-checks the merged trigger; unknown ids are 40
   refused(t, m, patchTrigger(a.id, { name: 'b' }, NOW), 'conflict');
   refused(t, m, patchTrigger(a.id, { streamIds: [7] }, NOW), 'validation', ['/streamIds/0']);
   refused(t, m, patchTrigger(99, { enabled: false }, NOW), 'not-found');
-  refused(t, m, deleteTrigger(99), 'not-found');
+  refused(t, m, deleteTrigger(99, NOW), 'not-found');
   t.same(patchTrigger(a.id, {}, '2030-01-01T00:00:00.000Z')(m).changes, [], 'an empty patch writes nothing');
 });
