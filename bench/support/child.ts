@@ -22,8 +22,8 @@ export interface Child {
 }
 
 export function startChild(name: string, script: string, env: Record<string, string> = {}): Child {
-  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to the servers, for profiling.
-  const extra = (env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to node in the child, for profiling.
+  const extra = (env['BENCH_NODE_ARGS'] ?? process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
