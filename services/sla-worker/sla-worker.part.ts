@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { SLA_JOBS_STREAM } from '../runtime/bus-streams.js';
-import { finishReport, forgetOldReports, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
+import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
 import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
 import { calculateReport, ReportError, type CalculationDeps } from './calculate-report.js';
 import type { CiFiguresOut, PackedChunk } from './calculate.thread.js';
@@ -28,9 +28,10 @@ export const SLA_WORKER_CONSUMER = {
   maxDeliver: -1,
 };
 
+/** How often a running job tells the bus, and the other workers, that it is alive. */
 const HEARTBEAT_MS = 10_000;
 const SWEEP_EVERY_MS = 60_000;
-/** A pending report this old whose job this worker is not running may have lost its job. */
+/** A pending report without a sign of life for this long may have lost its job. */
 const STALE_PENDING_MS = 2 * 60_000;
 
 export interface SlaWorkerHooks {
@@ -53,7 +54,7 @@ export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
       const sweep = async (olderThanMs: number) => {
         await purge(ctx, purged);
         for (const report of ctx.controlPlane.model.slices.slaReports.pending()) {
-          if (running.has(report.id) || Date.parse(report.createdAt) > ctx.now() - olderThanMs) continue;
+          if (running.has(report.id) || lastSignOfLife(report) > ctx.now() - olderThanMs) continue;
           const next = await ctx.controlPlane.execute(requeueReport(report.id));
           if (next) queueJob(bus, { reportId: next.id, attempt: next.attempt }, ctx.logger);
         }
@@ -62,7 +63,9 @@ export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
       const consumer = bus.consume(SLA_WORKER_CONSUMER, async (batch) => {
         for (const message of batch) await handle(ctx, deps, message, running, hooks);
       });
-      await sweep(0);
+      // In-process jobs die with their process: at start every pending report is queued again.
+      // JetStream keeps them; then only those without a sign of life are.
+      await sweep(bus.kind === 'memory' ? 0 : STALE_PENDING_MS);
       const timer = setInterval(() => {
         sweep(STALE_PENDING_MS).catch((err: unknown) => ctx.logger.error({ err }, 'SLA sweep failed'));
       }, SWEEP_EVERY_MS);
@@ -93,7 +96,13 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
   }
   const log = ctx.logger.child({ report: report.id, attempt: job.attempt });
   running.add(report.id);
-  const heartbeat = setInterval(() => message.working(), HEARTBEAT_MS);
+  const beat = () =>
+    ctx.controlPlane.execute(heartbeatReport(report.id, ctx.now())).catch((err: unknown) => log.warn({ err }, 'SLA heartbeat not recorded'));
+  await beat();
+  const heartbeat = setInterval(() => {
+    message.working();
+    void beat();
+  }, HEARTBEAT_MS);
   const started = Date.now();
   try {
     await hooks.beforeCalculation?.(report.id);

@@ -54,6 +54,7 @@ export function orderReport(order: SlaOrder): PlatformCommand<SlaReportRecord> {
       createdAt: iso(order.now),
       finishedAt: null,
       attempt: 1,
+      heartbeatAt: null,
     };
     return { changes: [{ key: `sla-report:${order.id}`, value: record }], result: () => record };
   };
@@ -76,6 +77,18 @@ export function finishReport(id: string, outcome: ReportOutcome, now: number): P
     return { changes: [{ key: `sla-report:${id}`, value: next }], result: () => next };
   };
 }
+
+/** A worker is calculating the report: the sweeps of other workers leave its job alone. */
+export function heartbeatReport(id: string, now: number): PlatformCommand<void> {
+  return (model) => {
+    const report = model.slices.slaReports.reports.get(id);
+    if (!report || report.status !== 'Pending') return { changes: [], result: () => undefined };
+    return { changes: [{ key: `sla-report:${id}`, value: { ...report, heartbeatAt: iso(now) } }], result: () => undefined };
+  };
+}
+
+/** When the report last showed life: its last heartbeat, or its order. */
+export const lastSignOfLife = (report: SlaReportRecord): number => Date.parse(report.heartbeatAt ?? report.createdAt);
 
 /** Counts a new attempt of a pending report's job (its message id changes with it). */
 export function requeueReport(id: string): PlatformCommand<SlaReportRecord | undefined> {

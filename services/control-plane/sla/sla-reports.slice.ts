@@ -12,6 +12,8 @@ export interface SlaReportRecord extends SlaCustomReportModel, SlaPriorityList {
   finishedAt: string | null;
   /** Times the job was queued (a new attempt after a worker stopped mid-job). */
   attempt: number;
+  /** When a worker last said it is calculating the report (null: no worker has taken it). */
+  heartbeatAt: string | null;
 }
 
 export class SlaReportsSlice implements Slice {
