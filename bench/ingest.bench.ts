@@ -43,7 +43,7 @@ function lines(child: Child): () => Promise<string> {
       const poll = (): void => {
         const all = buffer.split('\n');
         if (all.length - 1 > seen) return resolve(all[seen++]!);
-        if (Date.now() > deadline) return reject(new Error(`${child.name}: no answer`));
+        if (Date.now() > deadline || child.process.exitCode !== null) return reject(new Error(`no answer in time: ${child.describe()}`));
         setTimeout(poll, 20);
       };
       poll();

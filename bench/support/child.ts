@@ -19,6 +19,8 @@ export interface Child {
   send(text: string, end?: boolean): void;
   /** Closes stdin, sends SIGTERM, and SIGKILL after `graceMs`; resolves when it is gone. */
   stop(graceMs?: number): Promise<void>;
+  /** What went wrong, for an error message: the exit (if any) and the end of stderr. */
+  describe(): string;
 }
 
 export function startChild(name: string, script: string, env: Record<string, string> = {}): Child {
@@ -86,6 +88,9 @@ export function startChild(name: string, script: string, env: Record<string, str
     send(text, end = false) {
       child.stdin.write(text);
       if (end) child.stdin.end();
+    },
+    describe() {
+      return failure(exit ? `exited (code ${exit.code}, signal ${exit.signal})` : 'still running').message;
     },
     async stop(graceMs = 5000) {
       if (exit) return;
