@@ -12,6 +12,7 @@
  * `UTC` by default; a problem that has not ended has an empty `End`.
  */
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
+import { toWallClockMs, utcToLocal } from '../time-zone.js';
 
 interface ColumnBase {
   header: string;
@@ -123,30 +124,17 @@ export interface ZonedClock {
 
 /** Throws a RangeError for a time zone Intl does not know, before anything is streamed. */
 export function zonedClock(timeZone = 'UTC'): ZonedClock {
-  const formatter = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const fields = (ms: number) => {
-    const f = { year: '', month: '', day: '', hour: '', minute: '', second: '' };
-    for (const part of formatter.formatToParts(ms)) if (part.type in f) f[part.type as keyof typeof f] = part.value;
-    return f;
-  };
+  new Intl.DateTimeFormat('en-US', { timeZone });
+  const two = (n: number): string => String(n).padStart(2, '0');
   return {
     timeZone,
     format(ms) {
-      const f = fields(ms);
-      return `${f.day}.${f.month}.${f.year.padStart(4, '0')} ${f.hour}:${f.minute}`;
+      const l = utcToLocal(ms, timeZone);
+      return `${two(l.day)}.${two(l.month)}.${String(l.year).padStart(4, '0')} ${two(l.hour)}:${two(l.minute)}`;
     },
     wallClock(ms) {
-      const f = fields(ms);
-      return Date.UTC(Number(f.year), Number(f.month) - 1, Number(f.day), Number(f.hour), Number(f.minute), Number(f.second));
+      const wall = toWallClockMs(ms, timeZone);
+      return wall - (((wall % 1000) + 1000) % 1000);
     },
   };
 }
