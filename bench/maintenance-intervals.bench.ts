@@ -20,6 +20,7 @@ import type { MaintenanceRecord, ScopeEntryRecord } from '../services/control-pl
 import type { PlatformModel } from '../services/control-plane/slices.js';
 import { buildModel, H, T0 } from '../test/unit/maintenance/model-fixture.js';
 import { machineDescription } from './support/report.js';
+import { seededRandom as random } from '../test/support/random.js';
 
 const CI_COUNT = 20_000;
 const ROOTS = 20;
@@ -33,16 +34,6 @@ const BASELINE_CALLS = 1_000;
 const TARGET_MS = 1;
 const RESULT_FILE = new URL('./results/maintenance-intervals.md', import.meta.url);
 
-/** mulberry32: the same data set on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rnd = random(20261121);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
 

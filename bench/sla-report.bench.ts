@@ -29,6 +29,7 @@ import { allPartNames } from '../services/parts.js';
 import type { CiRecord } from '../services/control-plane/cmdb/cmdb.types.js';
 import { clickhouseDateTime } from '../pipelines/records/timestamps.js';
 import { machineDescription, median } from './support/report.js';
+import { seededRandom as random } from '../test/support/random.js';
 
 const CI_COUNT = 10_000;
 const PER_CI = 100;
@@ -41,15 +42,6 @@ const RESULT_FILE = new URL('./results/sla-report.md', import.meta.url);
 const TARGET_OK_S = 5;
 const TARGET_EXPORT_S = 3;
 
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Phases {
   problemsMs: number;

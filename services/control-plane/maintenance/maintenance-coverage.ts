@@ -5,15 +5,14 @@
  * the `CiAndChildren` entries of each ancestor whose depth reaches down to the CI. The walk
  * touches the CI's ancestors and the entries indexed on them, never the whole set of modes.
  */
+import { mergeIntervals } from '../../../pipelines/sla/interval-ops.js';
+import type { Interval } from '../../../pipelines/sla/sla.types.js';
 import type { PlatformModel } from '../slices.js';
 import type { EntryRef } from './maintenance.slice.js';
 import type { ScopeEntryRecord } from './maintenance.types.js';
 
-/** Epoch milliseconds, end exclusive. */
-export interface Interval {
-  start: number;
-  end: number;
-}
+export type { Interval };
+export { mergeIntervals };
 
 const reaches = (entry: ScopeEntryRecord, distance: number): boolean =>
   distance === 0 || (entry.scope === 'CiAndChildren' && (entry.depth === -1 || entry.depth >= distance));
@@ -49,18 +48,4 @@ export function maintenanceIntervals(model: PlatformModel, ciId: number, from: n
     if (start < end) raw.push({ start, end });
   });
   return mergeIntervals(raw);
-}
-
-/** Sorts and merges overlapping or touching intervals (the input array is reordered). */
-export function mergeIntervals(intervals: Interval[]): Interval[] {
-  if (intervals.length <= 1) return intervals.map((i) => ({ ...i }));
-  intervals.sort((a, b) => a.start - b.start);
-  const out: Interval[] = [{ ...intervals[0]! }];
-  for (let i = 1; i < intervals.length; i++) {
-    const current = intervals[i]!;
-    const last = out[out.length - 1]!;
-    if (current.start <= last.end) last.end = Math.max(last.end, current.end);
-    else out.push({ ...current });
-  }
-  return out;
 }

@@ -11,21 +11,13 @@ import { connect } from 'nats';
 import { missingServices } from '../../support/services.js';
 import { startDistributed, type DistributedServers } from '../../support/distributed.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { seededRandom as prng } from '../../support/random.js';
 
 const CI_COUNT = 1000;
 const PER_CI = 100;
 const PER_POST = 1000;
 const BASE = Date.parse('2026-11-20T00:00:00.000Z');
 
-/** mulberry32: the same pseudo-random records in both installations. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function records(): string[] {
   const random = prng(7);

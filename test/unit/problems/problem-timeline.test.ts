@@ -11,6 +11,7 @@ import {
   type PriorityNumber,
   type TimelineLimits,
 } from '../../../pipelines/problems/problem-timeline.js';
+import { seededRandom as mulberry32 } from '../../support/random.js';
 
 const TRIGGER = 7;
 const CI = 42;
@@ -166,16 +167,6 @@ t.test('problem ids are UUID-shaped, deterministic, and differ by trigger, CI an
   t.equal(place([[opening('x', 1)]]).problems[0]?.id, problemId(TRIGGER, CI, 'x'), 'placeHits uses the same id');
 });
 
-/** mulberry32: a small seeded PRNG, so every run of the property test sees the same sequences. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 t.test('property: any arrival order and batch split gives the same problems as all hits at once', async (t) => {
   const keys = [[1, 10], [1, 11], [2, 10]] as const;

@@ -19,6 +19,7 @@ import t, { type Test } from 'tap';
 import { CmdbSlice } from '../../../services/control-plane/cmdb/cmdb.slice.js';
 import type { CiRecord, CiRight, GrantRecord, ShareType } from '../../../services/control-plane/cmdb/cmdb.types.js';
 import { canBasicRead, canRead, canWrite, Level, levelOn, levelsOnAll, type Subject } from '../../../services/control-plane/rights/ci-rights.js';
+import { seededRandom as prng } from '../../support/random.js';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -396,17 +397,6 @@ t.test('the can* helpers follow the implication order', async (t) => {
 
 // ---------------------------------------------------------------- random forest
 
-/** mulberry32: small, seeded, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * 2 000 CIs: each is a root, an orphan (parent absent from the CMDB), a child of the previous CI
