@@ -16,8 +16,15 @@ export function parseTimestamp(value: unknown, format: TimestampFormat = 'iso860
   return ms >= 0 && ms < 253402300800000 ? Math.round(ms) : undefined;
 }
 
+let lastMs = Number.NaN;
+let lastText = '';
+
 /** `YYYY-MM-DD hh:mm:ss.mmm` in UTC. */
 export function clickhouseDateTime(ms: number): string {
+  // The records of a request, and of requests in the same millisecond, share their receipt date.
+  if (ms === lastMs) return lastText;
   const iso = new Date(ms).toISOString();
-  return iso.slice(0, 10) + ' ' + iso.slice(11, 23);
+  lastMs = ms;
+  lastText = iso.slice(0, 10) + ' ' + iso.slice(11, 23);
+  return lastText;
 }

@@ -61,24 +61,28 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
     deps.metrics.batchBytes.observe({ stage: 'ingress' }, batch.bytes);
     const msgId = randomBytes(16).toString('hex');
     inFlightOf.set(streamId, (inFlightOf.get(streamId) ?? 0) + 1);
-    const done = publishWithRetry(recordsSubject(streamId), Buffer.from(encodeBatch(streamId, batch.parts)), msgId).then(
+    const settled = (): void => {
+      publishing.delete(done);
+      inFlightOf.set(streamId, (inFlightOf.get(streamId) ?? 1) - 1);
+      // What gathered while the window was full goes now, unless its own timer is still running.
+      const next = open.get(streamId);
+      if (next && next.timer === undefined) send(streamId);
+    };
+    const done: Promise<void> = publishWithRetry(recordsSubject(streamId), Buffer.from(encodeBatch(streamId, batch.parts)), msgId).then(
       () => {
+        settled();
+        // The next message is handed over before the answers are written: in-process, the event
+        // worker can start its insert first.
         for (const w of batch.waiters) w.resolve();
       },
       (error: unknown) => {
+        settled();
         deps.logger.warn({ err: error, streamId, records: batch.records, msgId }, 'batch not accepted by the bus');
         const refusal = error instanceof BusUnavailableError ? error : new BusUnavailableError(`the bus refused the batch: ${(error as Error).message}`);
         for (const w of batch.waiters) w.reject(refusal);
       },
     );
     publishing.add(done);
-    void done.finally(() => {
-      publishing.delete(done);
-      inFlightOf.set(streamId, (inFlightOf.get(streamId) ?? 1) - 1);
-      // What gathered while the window was full goes now, unless its own timer is still running.
-      const next = open.get(streamId);
-      if (next && next.timer === undefined) send(streamId);
-    });
   }
 
   return {
