@@ -7,6 +7,7 @@ import { describeEngines } from './engines.js';
 import { createLogger } from './logger.js';
 import { startPlatform } from '../platform.js';
 import { allPartNames, type PartName } from '../parts.js';
+import { detachStdin } from './stdin.js';
 
 function refuse(line: string): never {
   process.stderr.write(`ops: ${line}\n`);
@@ -14,6 +15,7 @@ function refuse(line: string): never {
 }
 
 export async function runService(service: string, names: readonly PartName[]): Promise<void> {
+  detachStdin();
   let config: Config;
   try {
     config = loadConfig();

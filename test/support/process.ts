@@ -11,12 +11,17 @@ export interface ServiceProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
 }
 
-export function runEntry(entry: string, env: Record<string, string>): ServiceProcess {
+/** `stdin`: text waiting on the process's standard input (left open); none by default. */
+export function runEntry(entry: string, env: Record<string, string>, options: { stdin?: string } = {}): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (options.stdin !== undefined) {
+    child.stdin?.on('error', () => undefined); // the child may never read it
+    child.stdin?.write(options.stdin);
+  }
   let output = '';
   const listeners = new Set<() => void>();
   const collect = (d: Buffer): void => {

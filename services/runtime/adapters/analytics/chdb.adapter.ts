@@ -71,7 +71,10 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
       const token = options?.deduplicationToken;
       // Parallel parsing starts threads per insert that compete with the event loop on a small
       // machine; measured on 2 cores, inserts of 300–5 000 rows took 25–30% less without it.
-      const settings: Record<string, string | number> = { input_format_parallel_parsing: 0, ...options?.settings };
+      // chDB turns async_insert on by default: off, an insert is a part on disk when it returns
+      // and its deduplication token is honoured (0001_events.sql). The process's stdin must be
+      // empty for that (services/runtime/stdin.ts).
+      const settings: Record<string, string | number> = { input_format_parallel_parsing: 0, async_insert: 0, ...options?.settings };
       if (token !== undefined) settings['insert_deduplication_token'] = token;
       await serial(() => session.insert({ table: validTableName(table), values, format: 'JSONEachRow', settings }));
     },
