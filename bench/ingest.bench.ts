@@ -8,9 +8,16 @@
  * the table gives medians over the rounds, records/s, and ratios to (a). Every platform run
  * checks that the events stored in ClickHouse equal the records acknowledged with 200.
  * Results: bench/results/ingest.md. Benchmarks assert nothing.
+ *
+ * The platforms' data directories are removed at the end, not after each run: on a journal-less
+ * ext4 (this development machine's), creating a file in the minutes after many were deleted is
+ * slow (ext4 skips recently deleted inodes), and chDB creates a dozen files per insert; measured,
+ * a platform run started right after the previous run's directory was removed stored a third
+ * fewer single-record requests per second.
  */
-import { writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startChild, stopAllChildren, type Child } from './support/child.js';
 import { machineDescription, median } from './support/report.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
@@ -31,6 +38,7 @@ type Mode = 'ceiling' | 'embedded' | 'nats';
 type Scenario = 'single' | 'ndjson';
 interface Run { reqPerSec: number; recordsPerSec: number; p50: number; p99: number; non2xx: number }
 const runs = new Map<string, Run[]>();
+const dataDirs: string[] = [];
 const checks: string[] = [];
 
 function lines(child: Child): () => Promise<string> {
@@ -80,7 +88,9 @@ async function scenario(mode: Mode, name: Scenario, url: string): Promise<number
 async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Promise<void> {
   // A fresh nats-server per round: each platform starts on empty engines.
   const nats: RunningService | undefined = mode === 'nats' ? await startNats() : undefined;
-  const server = startChild(`platform-${mode}`, 'bench/support/ingest-server.ts', nats ? { NATS_URL: nats.url } : {});
+  const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-ingest-'));
+  dataDirs.push(dataDir);
+  const server = startChild(`platform-${mode}`, 'bench/support/ingest-server.ts', { OPS_DATA_DIR: dataDir, ...(nats ? { NATS_URL: nats.url } : {}) }, { ipc: true });
   const next = lines(server);
   const { port, key, verifyKey } = JSON.parse(await next()) as { port: number; key: string; verifyKey: string };
   const url = `http://127.0.0.1:${port}${PATH}?streamKey=${key}`;
@@ -91,7 +101,7 @@ async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Pro
   // still store those, so the timed runs' stream is not counted.)
   type Count = { count: number; distinctIds: number; pending: number };
   const count = async (): Promise<Count> => {
-    server.send('count\n');
+    server.message('count');
     return JSON.parse(await next()) as Count;
   };
   // Settled: nothing left on the bus and the count unchanged over half a second.
@@ -126,7 +136,7 @@ async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Pro
   checks.push(
     `round ${round} ${mode}: verification run acknowledged ${acknowledged} records; event rows of its stream grew by ${added} (${after.distinctIds} distinct ids in ${after.count} rows) — ${added === acknowledged && after.distinctIds === after.count ? 'equal' : 'DIFFERENT'}`,
   );
-  server.send('stop\n');
+  server.message('stop');
   await server.stop(15_000);
   await nats?.stop();
 }
@@ -145,6 +155,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopAllChildren();
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   }
   const row = (mode: Mode, name: Scenario) => {
     const list = runs.get(`${mode}/${name}`) ?? [];

@@ -3,7 +3,7 @@
  * talking JSON lines over stdin / stdout. Every child started here is tracked so that the
  * orchestrator can stop them all, by their own handles, on success and on failure.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 const root = new URL('../../', import.meta.url).pathname;
 const running = new Set<Child>();
@@ -17,20 +17,27 @@ export interface Child {
   output(timeoutMs: number): Promise<string>;
   /** Writes text on the child's stdin (and closes it with `end`). */
   send(text: string, end?: boolean): void;
+  /** Sends a message on the IPC channel (children started with `ipc`). */
+  message(value: string): void;
   /** Closes stdin, sends SIGTERM, and SIGKILL after `graceMs`; resolves when it is gone. */
   stop(graceMs?: number): Promise<void>;
   /** What went wrong, for an error message: the exit (if any) and the end of stderr. */
   describe(): string;
 }
 
-export function startChild(name: string, script: string, env: Record<string, string> = {}): Child {
+export interface ChildOptions {
+  /** An IPC channel besides stdin, for children whose stdin must stay empty (an embedded chDB reads it). */
+  ipc?: boolean;
+}
+
+export function startChild(name: string, script: string, env: Record<string, string> = {}, options: ChildOptions = {}): Child {
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to node in the child, for profiling.
   const extra = (env['BENCH_NODE_ARGS'] ?? process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+    stdio: options.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['pipe', 'pipe', 'pipe'],
+  }) as ChildProcessWithoutNullStreams;
   let stdout = '';
   let stderr = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -88,6 +95,9 @@ export function startChild(name: string, script: string, env: Record<string, str
     send(text, end = false) {
       child.stdin.write(text);
       if (end) child.stdin.end();
+    },
+    message(value) {
+      child.send(value);
     },
     describe() {
       return failure(exit ? `exited (code ${exit.code}, signal ${exit.signal})` : 'still running').message;

@@ -1,21 +1,23 @@
 /**
  * The platform under the ingestion benchmark, in this child process: all parts in one process on
  * a temporary data directory (chDB + LMDB), with the bus the environment names (in-process, or
- * NATS_URL). Prints {"port","key"} once a stream exists; then answers `count` lines on stdin with
- * the number of event rows stored, and `stop` by stopping.
+ * NATS_URL). Prints {"port","key"} once a stream exists; then answers `count` messages on its IPC
+ * channel with the number of event rows stored (on stdout), and `stop` by stopping. Commands do
+ * not come on stdin: the embedded engine would take them for insert data (services/runtime/stdin.ts). Its data directory is OPS_DATA_DIR,
+ * which the orchestrator creates and removes (see ingest.bench.ts on why not here).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
 import { startPlatform } from '../../services/platform.js';
 import { allPartNames } from '../../services/parts.js';
+import { detachStdin } from '../../services/runtime/stdin.js';
+
+detachStdin();
 
 const TOKEN = 'bench-admin-token-0123456789abcdef';
-const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-ingest-'));
+const dataDir = process.env['OPS_DATA_DIR'];
+if (!dataDir) throw new Error('OPS_DATA_DIR names the data directory the orchestrator made for this run');
 const config = loadConfig({ ...process.env, OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: TOKEN, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' });
 config.port = 0;
 // Logs go to stderr: stdout carries the answers to the orchestrator.
@@ -34,16 +36,24 @@ const stream = await createStream('bench');
 const verify = await createStream('verify');
 process.stdout.write(JSON.stringify({ port: platform.port, key: stream.key, verifyKey: verify.key, bus: platform.engines.bus.kind }) + '\n');
 
-for await (const line of createInterface({ input: process.stdin })) {
-  if (line === 'count') {
+const commands: string[] = [];
+let wake: (() => void) | undefined;
+process.on('message', (command: string) => {
+  commands.push(command);
+  wake?.();
+});
+for (;;) {
+  if (commands.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+  const command = commands.shift()!;
+  if (command === 'count') {
     const [row] = await platform.engines.analytics.query<{ n: string; ids: string }>(
       'SELECT count() AS n, uniqExact(id) AS ids FROM events FINAL WHERE stream_id = {stream:UInt64}',
       { stream: verify.id },
     );
     const pending = (await platform.engines.bus.stats()).pending['RECORDS'] ?? 0;
     process.stdout.write(JSON.stringify({ count: Number(row?.n ?? 0), distinctIds: Number(row?.ids ?? 0), pending }) + '\n');
-  } else if (line === 'stop') break;
+  } else if (command === 'stop') break;
 }
+process.disconnect?.();
 await platform.stop('bench done');
-rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);
