@@ -168,6 +168,9 @@ async function main(): Promise<void> {
     '|---|---|--:|--:|--:|--:|--:|--:|--:|',
     ...(['ceiling', 'embedded', 'nats'] as const).flatMap((mode) => (['single', 'ndjson'] as const).map((name) => row(mode, name))),
   ].join('\n');
+  const perRound = (['ceiling', 'embedded', 'nats'] as const).flatMap((mode) =>
+    (['single', 'ndjson'] as const).map((name) => `- ${mode} ${name}: ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.recordsPerSec).toLocaleString('en-US')).join(' / ')} records/s`),
+  );
   const targets = [
     `- single-record posts all-in-one at ≥ 50% of the ceiling's req/s: ${(median(runs.get('embedded/single')!.map((r) => r.reqPerSec)) / median(runs.get('ceiling/single')!.map((r) => r.reqPerSec))).toFixed(2)}`,
     `- NDJSON ≥ 250 000 records/s stored end to end all-in-one: ${Math.round(median(runs.get('embedded/ndjson')!.map((r) => r.recordsPerSec))).toLocaleString('en-US')} records/s`,
@@ -181,6 +184,9 @@ async function main(): Promise<void> {
     '',
     '## Targets',
     ...targets,
+    '',
+    '## Each round',
+    ...perRound,
     '',
     '## Stored = acknowledged',
     ...checks.map((c) => `- ${c}`),
