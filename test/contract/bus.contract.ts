@@ -92,7 +92,9 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
       const settled = f.publish('settled');
       void f.publish('sentinel');
       // The sentinel comes back after ackWait: an unsettled message would have come back with it.
-      await rec.until('the sentinel redelivered', () => seenWith(rec, 'sentinel', 2));
+      // (Any redelivery counts: on a loaded machine a pull may end before a delivery reaches it,
+      // and the sentinel comes back once more.)
+      await rec.until('the sentinel redelivered', () => rec.seen.some((s) => s.text === 'sentinel' && s.deliveryCount > 1));
       t.equal(rec.count('settled'), 1, `the ${settle}ed message was delivered once`);
       t.equal((await settled).duplicate, false);
     });
