@@ -12,11 +12,21 @@
  */
 export type RecordKind = 'json' | 'xml' | 'text';
 
+/**
+ * The records of one request as they wait for their message: one string rather than an array of
+ * lines, since a batch lives for a whole insert and every string it holds is work for the GC.
+ */
 export interface BatchPart {
   receivedAt: number;
   kind: RecordKind;
-  /** Record lines in the encoding above (no newline inside). */
-  lines: readonly string[];
+  /** How many records `text` holds. */
+  count: number;
+  /** Record lines in the encoding above (no newline inside), joined by newlines. */
+  text: string;
+}
+
+export function batchPart(receivedAt: number, kind: RecordKind, lines: readonly string[]): BatchPart {
+  return { receivedAt, kind, count: lines.length, text: lines.join('\n') };
 }
 
 export interface IncomingRecord {
@@ -28,7 +38,11 @@ export interface IncomingRecord {
   raw: string;
 }
 
-export interface DecodedPart extends BatchPart {
+export interface DecodedPart {
+  receivedAt: number;
+  kind: RecordKind;
+  /** Record lines in the encoding above. */
+  lines: readonly string[];
   /** Batch index of the part's first record. */
   firstIndex: number;
 }
@@ -48,8 +62,8 @@ export function recordOf(part: DecodedPart, i: number): IncomingRecord {
 export function encodeBatch(streamId: number, parts: readonly BatchPart[]): string {
   let out = `{"v":1,"s":${streamId}}\n`;
   for (const part of parts) {
-    out += `{"t":${part.receivedAt},"k":"${part.kind}","n":${part.lines.length}}\n`;
-    for (const line of part.lines) out += line + '\n';
+    if (part.count === 0) continue;
+    out += `{"t":${part.receivedAt},"k":"${part.kind}","n":${part.count}}\n${part.text}\n`;
   }
   return out;
 }

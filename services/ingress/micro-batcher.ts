@@ -96,7 +96,7 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
         open.set(streamId, batch);
       }
       batch.parts.push(part);
-      batch.records += part.lines.length;
+      batch.records += part.count;
       batch.bytes += bytes;
       const promise = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
       const windowFull = (inFlightOf.get(streamId) ?? 0) >= IN_FLIGHT_PER_STREAM;

@@ -12,6 +12,7 @@ import { BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
 import { json, type Request, type Route } from '../runtime/http/route.js';
 import { MEDIA_TYPES, validateBody, type MediaType } from '../../pipelines/records/validate-body.step.js';
 import { problems } from '../api/route-kit.js';
+import { batchPart } from '../../pipelines/records/envelope.js';
 import type { MicroBatcher } from './micro-batcher.js';
 
 export const STREAM_DATA_PATH = '/api/public/cl/v1/stream-data';
@@ -54,7 +55,7 @@ export function streamDataRoute(deps: { streams: StreamsSlice; batcher: MicroBat
       if (!checked.ok) throw errors.badRequest(checked.reason);
       if (checked.lines.length === 0) throw errors.badRequest('The body holds no record');
       try {
-        await deps.batcher.add(request.auth as number, { receivedAt, kind: checked.kind, lines: checked.lines }, request.rawBody.length);
+        await deps.batcher.add(request.auth as number, batchPart(receivedAt, checked.kind, checked.lines), request.rawBody.length);
       } catch (error) {
         if (error instanceof BusUnavailableError) throw errors.unavailable(`The records were not accepted: ${error.message}`, error.retryAfterSeconds);
         throw error instanceof AppError ? error : errors.unavailable('The records were not accepted; retry', 1);

@@ -3,13 +3,13 @@
  * encodes, the event worker decodes to the same records, in order, with stable indexes.
  */
 import t from 'tap';
-import { decodeBatch, encodeBatch, MalformedBatchError, recordOf, type BatchPart, type IncomingRecord } from '../../../pipelines/records/envelope.js';
+import { batchPart, decodeBatch, encodeBatch, MalformedBatchError, recordOf, type BatchPart, type IncomingRecord } from '../../../pipelines/records/envelope.js';
 import { validateBody, type MediaType } from '../../../pipelines/records/validate-body.step.js';
 
 function part(type: MediaType, body: string, receivedAt: number): BatchPart {
   const checked = validateBody(type, body);
   if (!checked.ok) throw new Error(checked.reason);
-  return { receivedAt, kind: checked.kind, lines: checked.lines };
+  return batchPart(receivedAt, checked.kind, checked.lines);
 }
 
 /** Every record of a message, as the event worker sees them. */

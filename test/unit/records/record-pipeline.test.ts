@@ -3,7 +3,7 @@
  * rows): ids are deterministic per (batch id, index), so a redelivered batch gives the same rows.
  */
 import t from 'tap';
-import { encodeBatch, type BatchPart } from '../../../pipelines/records/envelope.js';
+import { batchPart, encodeBatch, type BatchPart } from '../../../pipelines/records/envelope.js';
 import { EVENT_ROW_SETTINGS, recordId } from '../../../pipelines/records/event-row.js';
 import { processBatch } from '../../../pipelines/records/record-pipeline.js';
 import type { StreamConfigModel } from '../../../schemas/stream.schema.js';
@@ -39,9 +39,9 @@ const config: StreamConfigModel = {
   routeLabel: 'ready',
 };
 const parts: BatchPart[] = [
-  { receivedAt: Date.parse('2026-11-21T12:00:00Z'), kind: 'json', lines: ['{"a":1}', '{"a":2,"@timestamp":"2026-11-20T08:30:00.250Z"}'] },
-  { receivedAt: Date.parse('2026-11-21T12:00:01Z'), kind: 'text', lines: [JSON.stringify('ERROR disk full'), JSON.stringify('no match here')] },
-  { receivedAt: Date.parse('2026-11-21T12:00:02Z'), kind: 'xml', lines: [JSON.stringify('<a/>')] },
+  batchPart(Date.parse('2026-11-21T12:00:00Z'), 'json', ['{"a":1}', '{"a":2,"@timestamp":"2026-11-20T08:30:00.250Z"}']),
+  batchPart(Date.parse('2026-11-21T12:00:01Z'), 'text', [JSON.stringify('ERROR disk full'), JSON.stringify('no match here')]),
+  batchPart(Date.parse('2026-11-21T12:00:02Z'), 'xml', [JSON.stringify('<a/>')]),
 ];
 const message = encodeBatch(9, parts);
 
@@ -89,7 +89,7 @@ t.test('processBatch: a stream deleted meanwhile still gets its records stored (
 });
 
 t.test('processBatch: the payload of a scalar JSON record travels as a JSON string of its text', async (t) => {
-  const out = processBatch(BATCH, encodeBatch(1, [{ receivedAt: 1, kind: 'json', lines: ['42', '"txt"', 'null', '[1,{"a":2}]'] }]), () => ({}));
+  const out = processBatch(BATCH, encodeBatch(1, [batchPart(1, 'json', ['42', '"txt"', 'null', '[1,{"a":2}]'])]), () => ({}));
   t.strictSame(
     rowsOf(out.events).map((r) => r.payload),
     ['42', '"txt"', 'null', [1, { a: 2 }]],
@@ -101,7 +101,7 @@ t.test('EVENT_ROW_SETTINGS: objects and arrays given for the String payload are 
 });
 
 t.test('processBatch: no events gives empty NDJSON', async (t) => {
-  const out = processBatch(BATCH, encodeBatch(1, [{ receivedAt: 1, kind: 'text', lines: ['"x"'] }]), () => ({}));
+  const out = processBatch(BATCH, encodeBatch(1, [batchPart(1, 'text', ['"x"'])]), () => ({}));
   t.equal(out.events, '');
   t.equal(out.eventCount, 0);
   t.equal(out.deadLetterCount, 1);
