@@ -133,9 +133,13 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
         projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows failed; retrying'));
       }, PROJECT_EVERY_MS);
       timer.unref();
-      const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, createBatchHandler(ctx, projector, hooks));
+      const handler = createBatchHandler(ctx, projector, hooks);
+      // Pull loops sharing the durable consumer: while one batch is being inserted, the next is
+      // fetched and decoded, and inserted beside it (measured with 1 000-record bodies: about a
+      // fifth more records stored per second with two than with one).
+      const consumers = Array.from({ length: ctx.config.eventWorkerBatches }, () => ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, handler));
       ctx.lifecycle.onStop('event worker', async () => {
-        await consumer.stop();
+        await Promise.all(consumers.map((c) => c.stop()));
         clearInterval(timer);
         await projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows at stop failed; the next start writes them'));
       });
