@@ -15,8 +15,6 @@ export interface Config {
   batching: { maxRecords: number; maxBytes: number; maxWaitMs: number; maxPendingBatches: number; publishTimeoutMs: number };
   /** Piscina threads of an SLA worker (DESIGN §9). */
   slaThreads: number;
-  /** Record batches an event worker process stores at once (DESIGN §6). */
-  eventWorkerBatches: number;
   analytics:
     | { kind: 'chdb'; dataDir: string }
     | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
@@ -39,7 +37,6 @@ const integerVariables = new Set<string>([
   'OPS_INGRESS_MAX_PENDING_BATCHES',
   'OPS_PUBLISH_TIMEOUT_MS',
   'OPS_SLA_THREADS',
-  'OPS_EVENT_WORKER_BATCHES',
 ]);
 const checkEnv = Compile(EnvSchema);
 
@@ -75,7 +72,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       publishTimeoutMs: env.OPS_PUBLISH_TIMEOUT_MS ?? 10_000,
     },
     slaThreads: env.OPS_SLA_THREADS ?? availableParallelism(),
-    eventWorkerBatches: env.OPS_EVENT_WORKER_BATCHES ?? 2,
     analytics: env.CLICKHOUSE_URL
       ? {
           kind: 'clickhouse',
