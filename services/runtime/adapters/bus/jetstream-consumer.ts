@@ -138,11 +138,8 @@ export class JetStreamConsumer {
           else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
         },
       });
-      // Only when the answer never comes: the connection dropped meanwhile. Generous, because after
-      // an event-loop stall this timer runs before the I/O that was waiting: a delivery arriving in
-      // that stall would find the inbox closed and come back later with a wrong deliveryCount
-      // (seen on a loaded 2-core CI run with a 1 s margin).
-      const lost = setTimeout(() => finish(), expires + 5000);
+      // Only when the answer never comes: the connection dropped meanwhile.
+      const lost = setTimeout(() => finish(), expires + 1000);
       try {
         nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify({ batch, expires: nanos(expires) }), {
           reply: inbox,
