@@ -13,7 +13,7 @@ import {
   type PublishAck,
   type StreamSpec,
 } from '../../services/runtime/adapters/bus/bus.port.js';
-import { decode, encode, eventually, outcome, Recorder } from '../support/bus-recorder.js';
+import { decode, encode, eventually, outcome, Recorder, type Seen } from '../support/bus-recorder.js';
 
 export type OpenBus = () => Promise<{ bus: Bus; cleanup?: () => Promise<void> }>;
 
@@ -116,10 +116,13 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
     });
     const now = f.publish('now');
     const later = f.publish('later');
-    await rec.until('both redelivered', () => seenWith(rec, 'now', 2) && seenWith(rec, 'later', 2));
-    const back = rec.seen.find((s) => s.text === 'later' && s.deliveryCount === 2)!;
+    // Any redelivery counts: on a loaded machine a JetStream pull may end before a redelivery
+    // reaches it, and the message comes back once more.
+    const redelivered = (text: string): Seen | undefined => rec.seen.find((s) => s.text === text && s.deliveryCount > 1);
+    await rec.until('both redelivered', () => redelivered('now') !== undefined && redelivered('later') !== undefined);
+    const back = redelivered('later')!;
     t.ok(back.at - nakedAt.get('later')! >= 250, `nak(300) held the message (${back.at - nakedAt.get('later')!} ms)`);
-    t.same(rec.seen.map((s) => s.deliveryCount).sort(), [1, 1, 2, 2]);
+    t.same(['now', 'later'].map((x) => rec.seen.find((s) => s.text === x)?.deliveryCount), [1, 1], 'each first delivered with deliveryCount 1');
     await Promise.all([now, later]);
     t.ok((await f.bus.stats()).redeliveries >= 2, 'redeliveries are counted');
   });
