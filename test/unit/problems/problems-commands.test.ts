@@ -210,3 +210,53 @@ t.test('health propagates along influence links: the minimum of its own and each
   t.same(ciHealth(m, 3).value, 40, 'CI 4 does not influence CI 3');
   t.same(ciHealth(m, 4), { value: 0, direct: 0, changedAt: at(30) });
 });
+
+t.test('a key changed twice before its rows are written still has the first change’s removed problem written as deleted', async (t) => {
+  const m = model();
+  m.slices.problems.startProjecting();
+  m.slices.problems.takeUnprojected();
+  run(m, applyHits([opens(1, 1, 'b', 20)]));
+  run(m, applyHits([opens(1, 1, 'a', 10)]));
+  run(m, applyHits([opens(1, 1, 'c', 30)]));
+  const [written] = m.slices.problems.takeUnprojected();
+  t.same(written?.removedIds, [problemId(1, 1, 'b')], 'removed by the second change, not named by the last record');
+  t.equal(written?.version, keyOf(m, 1, 1)?.version, 'with the last change’s version');
+  t.same(m.slices.problems.takeUnprojected(), [], 'written once');
+});
+
+t.test('a problem removed and then back in the window before the write is not written as deleted', async (t) => {
+  const m = model();
+  m.slices.problems.startProjecting();
+  m.slices.problems.takeUnprojected();
+  run(m, applyHits([opens(1, 1, 'b', 20), resolves(1, 1, 'r', 25)]));
+  run(m, applyHits([opens(1, 1, 'a', 10)]));
+  t.same(keyOf(m, 1, 1)?.removedIds, [problemId(1, 1, 'b')]);
+  run(m, applyHits([resolves(1, 1, 'q', 15)]));
+  const [written] = m.slices.problems.takeUnprojected();
+  t.ok(written && !written.removedIds.includes(problemId(1, 1, 'b')), `b is live again: ${JSON.stringify(written?.removedIds)}`);
+});
+
+t.test('a key changed twice before its rows are written keeps the first change’s folded problem', async (t) => {
+  const m = model();
+  const limits = { lateWindowMs: 60 * MIN, maxHits: 100 };
+  m.slices.problems.startProjecting();
+  run(m, applyHits([opens(1, 1, 'a', 0), resolves(1, 1, 'r', 10)], limits));
+  m.slices.problems.takeUnprojected();
+  run(m, applyHits([opens(1, 1, 'b', 200)], limits));
+  run(m, applyHits([opens(1, 1, 'c', 400)], limits));
+  t.same(keyOf(m, 1, 1)?.folded, [], 'the last record folds nothing');
+  const [written] = m.slices.problems.takeUnprojected();
+  t.same(written?.folded.map((p) => p.id), [problemId(1, 1, 'a')]);
+});
+
+t.test('keys put back after a failed write keep what they carried, merged with later changes', async (t) => {
+  const m = model();
+  m.slices.problems.startProjecting();
+  m.slices.problems.takeUnprojected();
+  run(m, applyHits([opens(1, 1, 'b', 20)]));
+  run(m, applyHits([opens(1, 1, 'a', 10)]));
+  m.slices.problems.requeue(m.slices.problems.takeUnprojected());
+  run(m, applyHits([opens(1, 1, 'c', 30)]));
+  const [written] = m.slices.problems.takeUnprojected();
+  t.same(written?.removedIds, [problemId(1, 1, 'b')]);
+});
