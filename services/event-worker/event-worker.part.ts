@@ -1,9 +1,10 @@
 /**
  * The event worker (DESIGN §6, §7): pulls record batches from the bus, runs pipelines/records on
  * each, inserts the event rows (and dead letters) of all the messages fetched together in one
- * insert; then the records of streams with triggers become trigger hits, committed to the
- * problem keys in the control plane, and the changed problems are written; only then are the
- * messages acked. A batch redelivered after a crash adds no second row (0001_events.sql says
+ * insert; then, batch after batch in pull order, the records of streams with triggers become
+ * trigger hits, committed to the problem keys in the control plane, and the changed problems are
+ * written; only then are the messages acked. The next batch may be inserted meanwhile
+ * (store-window.ts). A batch redelivered after a crash adds no second row (0001_events.sql says
  * how) and no second hit (a key knows the hits it placed). Several workers share one durable
  * consumer.
  */
@@ -18,6 +19,7 @@ import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-
 import { applyHits } from '../control-plane/problems/problems.commands.js';
 import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
 import { createProblemProjector, type ProblemProjector } from './problem-projector.js';
+import { createStoreWindow } from './store-window.js';
 
 export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
@@ -29,6 +31,12 @@ export const EVENT_WORKER_CONSUMER = {
   ackWaitMs: 60_000,
   maxDeliver: -1,
 };
+
+/**
+ * Batches one worker inserts at once (each its own insert, over its own chDB connection when
+ * embedded): while one is being inserted the next is decoded and inserted beside it.
+ */
+const STORE_AHEAD = 2;
 
 /** Retry delay after a failed insert: the store is likely down or overloaded. */
 const RETRY_MS = 1000;
@@ -70,8 +78,12 @@ export function createBatchHandler(ctx: PlatformContext, projector: ProblemProje
     message.ack();
   }
 
-  return async (batch: BusMessage[]): Promise<void> => {
-    const decoded: Array<{ message: BusMessage; batchId: string; rows: BatchRows }> = [];
+  type Decoded = { message: BusMessage; batchId: string; rows: BatchRows };
+  type Stored = { ok: true } | { ok: false; error: unknown };
+
+  /** Decodes each message; one that cannot even be decoded is kept in the dead letters. */
+  async function decodeAll(batch: BusMessage[]): Promise<Decoded[]> {
+    const decoded: Decoded[] = [];
     for (const message of batch) {
       const batchId = batchIdOf(message);
       const text = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8');
@@ -84,18 +96,31 @@ export function createBatchHandler(ctx: PlatformContext, projector: ProblemProje
         });
       }
     }
-    if (decoded.length === 0) return;
-    // One insert for every message fetched together; its token names the group (see 0001_events.sql).
+    return decoded;
+  }
+
+  /** One insert for every message fetched together; its token names the group (see 0001_events.sql). */
+  async function store(decoded: Decoded[]): Promise<Stored> {
     const token = createHash('sha256').update(decoded.map((d) => d.batchId).sort().join(',')).digest('hex').slice(0, 32);
     const events = decoded.map((d) => d.rows.events).join('');
     const deadLetters = decoded.map((d) => d.rows.deadLetters).join('');
-    const eventCount = decoded.reduce((n, d) => n + d.rows.eventCount, 0);
     try {
       if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
       if (deadLetters.length > 0) {
         await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
         ctx.logger.warn({ deadLetters: decoded.reduce((n, d) => n + d.rows.deadLetterCount, 0) }, 'records dead-lettered');
       }
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  /** After the insert, in pull order: trigger hits, problem rows, then the acks. */
+  async function settle(decoded: Decoded[], stored: Stored): Promise<void> {
+    const eventCount = decoded.reduce((n, d) => n + d.rows.eventCount, 0);
+    try {
+      if (!stored.ok) throw stored.error;
       const hits = hitsOf(decoded.flatMap((d) => d.rows.fielded), triggers);
       if (hits.length > 0) {
         const applied = await ctx.controlPlane.execute(applyHits(hits));
@@ -119,7 +144,15 @@ export function createBatchHandler(ctx: PlatformContext, projector: ProblemProje
       }
       d.message.ack();
     }
+  }
+
+  const window = createStoreWindow(STORE_AHEAD, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
+  const handler = async (batch: BusMessage[]): Promise<void> => {
+    const decoded = await decodeAll(batch);
+    if (decoded.length === 0) return;
+    await window.admit(store(decoded), (stored) => settle(decoded, stored));
   };
+  return { handler, drain: () => window.drain() };
 }
 
 export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
@@ -133,8 +166,12 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
         projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows failed; retrying'));
       }, PROJECT_EVERY_MS);
       timer.unref();
-      const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, createBatchHandler(ctx, projector, hooks));
+      const worker = createBatchHandler(ctx, projector, hooks);
+      const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, worker.handler);
       ctx.lifecycle.onStop('event worker', async () => {
+        // Batches still being inserted are finished and acked first: the consumer naks at stop
+        // whatever it handed over and was not settled.
+        await worker.drain();
         await consumer.stop();
         clearInterval(timer);
         await projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows at stop failed; the next start writes them'));

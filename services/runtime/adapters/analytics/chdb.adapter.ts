@@ -24,20 +24,15 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
 
   // chDB leaves 64-bit integers unquoted in JSON while a ClickHouse server quotes them; the port
   // promises strings, so both engines must agree.
-  const session = new Session(config.dataDir, { connectionArgs: ['--output_format_json_quote_64bit_integers=1'] });
-
-  // A connection runs one statement at a time anyway (the native side queues them), but each queued
-  // call holds one of libuv's few worker threads (four by default) while it waits; queueing here
-  // keeps it to one, so file system, DNS and zlib work elsewhere in the process are not starved.
-  let tail: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const result = tail.then(work, work);
-    tail = result.catch(() => undefined);
-    return result;
-  };
+  const connect = (): Session => new Session(config.dataDir, { connectionArgs: ['--output_format_json_quote_64bit_integers=1'] });
+  // Two connections to the one engine: they run statements in parallel (chDB serialises only
+  // bound-parameter queries, process-wide), so two event-worker batches can be inserted at once;
+  // statements and queries use the first.
+  const lanes = [new Lane(connect()), new Lane(connect())] as const;
+  const [main] = lanes;
 
   const run = (sql: string, params: QueryParams | undefined, format: string): Promise<string> =>
-    serial(async () => {
+    main.run(async (session) => {
       const result =
         params && Object.keys(params).length > 0
           ? await session.queryBindAsync(sql, toChdbParams(params), { format })
@@ -49,9 +44,9 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
     await run('CREATE DATABASE IF NOT EXISTS {db:Identifier}', { db: database }, 'TabSeparated');
     // USE holds for the rest of the session (statements, bound queries and raw inserts alike), so the
     // port's unqualified table names resolve in `database`.
-    await run('USE {db:Identifier}', { db: database }, 'TabSeparated');
+    for (const lane of lanes) await lane.run((session) => session.queryBindAsync('USE {db:Identifier}', { db: database }, { format: 'TabSeparated' }));
   } catch (error) {
-    session.close();
+    for (const lane of lanes) lane.session.close();
     throw error;
   }
   logger.info({ dataDir: config.dataDir, database }, 'chDB analytics store open');
@@ -76,7 +71,8 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
       // empty for that (services/runtime/stdin.ts).
       const settings: Record<string, string | number> = { input_format_parallel_parsing: 0, async_insert: 0, ...options?.settings };
       if (token !== undefined) settings['insert_deduplication_token'] = token;
-      await serial(() => session.insert({ table: validTableName(table), values, format: 'JSONEachRow', settings }));
+      const lane = lanes[1].waiting <= lanes[0].waiting ? lanes[1] : lanes[0];
+      await lane.run((session) => session.insert({ table: validTableName(table), values, format: 'JSONEachRow', settings }));
     },
     async ping() {
       await run('SELECT 1', undefined, 'TabSeparated');
@@ -85,8 +81,8 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
       if (closed) return;
       closed = true;
       // Closing under a running statement would abort the engine for the whole process.
-      await serial(async () => undefined);
-      session.close();
+      for (const lane of lanes) await lane.run(async () => undefined);
+      for (const lane of lanes) lane.session.close();
       logger.info('chDB analytics store closed');
     },
   };
@@ -107,4 +103,26 @@ function toChdbParams(params: QueryParams): Record<string, unknown> {
     return value;
   };
   return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, convert(v)]));
+}
+
+/**
+ * One connection and its queue. A connection runs one statement at a time anyway (the native side
+ * queues them), but each queued call holds one of libuv's few worker threads (four by default)
+ * while it waits; queueing here keeps it to one, so file system, DNS and zlib work elsewhere in
+ * the process are not starved.
+ */
+class Lane {
+  /** Statements queued or running. */
+  waiting = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly session: Session) {}
+
+  run<T>(work: (session: Session) => Promise<T>): Promise<T> {
+    this.waiting += 1;
+    const go = (): Promise<T> => work(this.session);
+    const result = this.tail.then(go, go).finally(() => (this.waiting -= 1));
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
 }
