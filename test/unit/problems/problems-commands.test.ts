@@ -211,10 +211,16 @@ t.test('health propagates along influence links: the minimum of its own and each
   t.same(ciHealth(m, 4), { value: 0, direct: 0, changedAt: at(30) });
 });
 
-t.test('a key changed twice before its rows are written still has the first change’s removed problem written as deleted', async (t) => {
+/** A model whose problem rows are being written, with nothing left to write. */
+function projectingModel(): PlatformModel {
   const m = model();
   m.slices.problems.startProjecting();
   m.slices.problems.takeUnprojected();
+  return m;
+}
+
+t.test('a key changed twice before its rows are written still has the first change’s removed problem written as deleted', async (t) => {
+  const m = projectingModel();
   run(m, applyHits([opens(1, 1, 'b', 20)]));
   run(m, applyHits([opens(1, 1, 'a', 10)]));
   run(m, applyHits([opens(1, 1, 'c', 30)]));
@@ -225,9 +231,7 @@ t.test('a key changed twice before its rows are written still has the first chan
 });
 
 t.test('a problem removed and then back in the window before the write is not written as deleted', async (t) => {
-  const m = model();
-  m.slices.problems.startProjecting();
-  m.slices.problems.takeUnprojected();
+  const m = projectingModel();
   run(m, applyHits([opens(1, 1, 'b', 20), resolves(1, 1, 'r', 25)]));
   run(m, applyHits([opens(1, 1, 'a', 10)]));
   t.same(keyOf(m, 1, 1)?.removedIds, [problemId(1, 1, 'b')]);
@@ -250,9 +254,7 @@ t.test('a key changed twice before its rows are written keeps the first change�
 });
 
 t.test('keys put back after a failed write keep what they carried, merged with later changes', async (t) => {
-  const m = model();
-  m.slices.problems.startProjecting();
-  m.slices.problems.takeUnprojected();
+  const m = projectingModel();
   run(m, applyHits([opens(1, 1, 'b', 20)]));
   run(m, applyHits([opens(1, 1, 'a', 10)]));
   m.slices.problems.requeue(m.slices.problems.takeUnprojected());
