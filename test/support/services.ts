@@ -64,10 +64,11 @@ async function startProcess(
   name: string,
   args: (port: number, dir: string) => string[],
   url: (port: number) => string,
+  parentDir: string = tmpdir(),
 ): Promise<RunningService> {
   const bin = binaryPath(name);
   if (!bin) throw new Error(`${name} is not installed`);
-  const dir = mkdtempSync(join(tmpdir(), `ops-${name}-`));
+  const dir = mkdtempSync(join(parentDir, `ops-${name}-`));
   const port = await freePort();
   let child: ChildProcess | undefined;
   let output = '';
@@ -101,12 +102,13 @@ async function startProcess(
   };
 }
 
-/** nats-server with JetStream, its store in a temporary directory. */
-export function startNats(): Promise<RunningService> {
+/** nats-server with JetStream, its store in a temporary directory (under `parentDir` if given). */
+export function startNats(parentDir?: string): Promise<RunningService> {
   return startProcess(
     'nats-server',
     (port, dir) => ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
     (port) => `nats://127.0.0.1:${port}`,
+    parentDir,
   );
 }
 
