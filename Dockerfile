@@ -9,4 +9,4 @@ COPY services ./services
 COPY tsconfig.json ./
 ENV OPS_PORT=8080 LOG_LEVEL=info
 EXPOSE 8080
-CMD ["node", "--import", "tsx", "services/main.ts"]
+CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "services/main.ts"]

@@ -4,8 +4,19 @@
  * orchestrator can stop them all, by their own handles, on success and on failure.
  */
 import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const root = new URL('../../', import.meta.url).pathname;
+
+/**
+ * The Node flags of `npm start` (package.json: what comes between `node` and `--import`), so a
+ * benchmarked process runs with the heap settings the platform runs with.
+ */
+const startFlags: string[] = (() => {
+  const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+  const words = start.split(/\s+/);
+  return words.slice(1, Math.max(1, words.indexOf('--import')));
+})();
 const running = new Set<Child>();
 
 export interface Child {
@@ -33,7 +44,7 @@ export interface ChildOptions {
 export function startChild(name: string, script: string, env: Record<string, string> = {}, options: ChildOptions = {}): Child {
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to node in the child, for profiling.
   const extra = (env['BENCH_NODE_ARGS'] ?? process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...startFlags, ...extra, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: options.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['pipe', 'pipe', 'pipe'],
