@@ -9,13 +9,13 @@
  * checks that the events stored in ClickHouse equal the records acknowledged with 200.
  * Results: bench/results/ingest.md. Benchmarks assert nothing.
  *
- * The platforms' (and nats-server's) data directories go under BENCH_DATA_DIR, by default /dev/shm (tmpfs) when there
- * is one, and are removed at the end, not after each run. This development machine's root file
- * system is an ext4 without a journal: there, creating files while or shortly after many are
- * deleted is slow (ext4 skips recently deleted inodes), and chDB creates a dozen files per insert
- * and deletes merged parts as it goes. Measured back to back on the same code, single-record posts
- * stored 19,700 and 22,500 req/s with the data on it, 25,400 and 29,500 on tmpfs. The results
- * name the file system used; BENCH_DATA_DIR=/tmp measures on the disk.
+ * The platforms' and nats-server's data directories go under BENCH_DATA_DIR, by default /dev/shm
+ * (tmpfs) when there is one, and are removed at the end, not after each run. This development
+ * machine's root file system is an ext4 without a journal: there, creating files while or shortly
+ * after many are deleted is slow (ext4 skips recently deleted inodes), and chDB creates a dozen
+ * files per insert and deletes merged parts as it goes. Measured back to back on the same code,
+ * single-record posts stored 19,700 and 22,500 req/s with the data on it, 25,400 and 29,500 on
+ * tmpfs. The results name the file system used; BENCH_DATA_DIR=/tmp measures on the disk.
  */
 import { existsSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -60,7 +60,8 @@ function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex): Keye
   return hits;
 }
 
-export function createBatchHandler(ctx: PlatformContext, projector: ProblemProjector, hooks: EventWorkerHooks = {}) {
+/** The consumer's batch handler, and `drain`, which finishes the batches still in its store window. */
+export function createBatchWorker(ctx: PlatformContext, projector: ProblemProjector, hooks: EventWorkerHooks = {}) {
   const { analytics } = ctx.engines;
   const model = ctx.controlPlane.model;
   const streams = model.slices.streams.streams;
@@ -166,7 +167,7 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
         projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows failed; retrying'));
       }, PROJECT_EVERY_MS);
       timer.unref();
-      const worker = createBatchHandler(ctx, projector, hooks);
+      const worker = createBatchWorker(ctx, projector, hooks);
       const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, worker.handler);
       ctx.lifecycle.onStop('event worker', async () => {
         // Batches still being inserted are finished and acked first: the consumer naks at stop
