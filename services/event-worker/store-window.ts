@@ -24,8 +24,8 @@ interface Entry<T> {
   outcome: T | undefined;
   /** Resolves once the store settled; carries no value (see `stored`/`outcome`). */
   settled: Promise<void>;
+  /** Called once the batch's follow-up is done. */
   done: () => void;
-  finished: Promise<void>;
 }
 
 /**
@@ -68,7 +68,7 @@ export function createStoreWindow<T>(size: number, follow: (outcomes: T[]) => Pr
     admit(store) {
       let done!: () => void;
       const finished = new Promise<void>((resolve) => (done = resolve));
-      const entry: Entry<T> = { stored: false, failed: false, outcome: undefined, settled: Promise.resolve(), done, finished };
+      const entry: Entry<T> = { stored: false, failed: false, outcome: undefined, settled: Promise.resolve(), done };
       entry.settled = store.then(
         (outcome) => {
           entry.outcome = outcome;
