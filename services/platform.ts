@@ -58,7 +58,7 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
   try {
     const engines = await openEngines(config, { logger });
     lifecycle.onStop('engines', async () => {
-      await Promise.allSettled([engines.analytics.close(), engines.bus.close(), engines.journal.close()]);
+      await Promise.allSettled([engines.analytics.close(), engines.bus.close(), engines.journal.close(), engines.keyed.close()]);
     });
     metrics.onScrape(async () => {
       const stats = await engines.bus.stats();

@@ -5,7 +5,7 @@
  */
 import { errors } from '../runtime/errors.js';
 import type { Logger } from '../runtime/logger.js';
-import type { Journal, JournalEntry } from '../runtime/adapters/journal/journal.port.js';
+import type { Journal, JournalChange, JournalEntry } from '../runtime/adapters/journal/journal.port.js';
 import type { Command, ControlModel } from './model.js';
 
 const MAX_ATTEMPTS = 20;
@@ -13,6 +13,11 @@ const MAX_ATTEMPTS = 20;
 export interface ControlPlane<M extends ControlModel = ControlModel> {
   readonly model: M;
   execute<R>(command: Command<R, M>): Promise<R>;
+  /**
+   * Writes records that have exactly one writer, unchecked (Journal.append): the keyed problem
+   * stage's summaries. Resolves once this process's model holds them.
+   */
+  record(changes: JournalChange[]): Promise<void>;
   /** Applies every entry committed so far (tests and read-after-write across processes). */
   catchUp(): Promise<void>;
   stop(): void;
@@ -58,6 +63,12 @@ export async function startControlPlane<M extends ControlModel>(model: M, deps: 
         await catchUp();
       }
       throw errors.unavailable('The control plane is too busy to take this change now; retry', 1);
+    },
+    async record(changes: JournalChange[]): Promise<void> {
+      if (changes.length === 0) return;
+      const { revision } = await journal.append(changes);
+      apply({ revision, changes });
+      if (model.revision < revision) await catchUp();
     },
     catchUp,
     stop: stopTail,

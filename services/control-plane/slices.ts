@@ -5,7 +5,7 @@ import { CmdbSlice } from './cmdb/cmdb.slice.js';
 import { StreamsSlice } from './streams/streams.slice.js';
 import { MaintenanceSlice } from './maintenance/maintenance.slice.js';
 import { TriggersSlice } from './triggers/triggers.slice.js';
-import { ProblemsSlice } from './problems/problems.slice.js';
+import { ProblemSummarySlice } from './problems/problem-summary.slice.js';
 import { SlaTemplatesSlice } from './sla/sla-templates.slice.js';
 import { SlaReportsSlice } from './sla/sla-reports.slice.js';
 
@@ -15,7 +15,7 @@ export type PlatformModel = ControlModel<{
   streams: StreamsSlice;
   maintenance: MaintenanceSlice;
   triggers: TriggersSlice;
-  problems: ProblemsSlice;
+  problems: ProblemSummarySlice;
   slaTemplates: SlaTemplatesSlice;
   slaReports: SlaReportsSlice;
 }>;
@@ -28,7 +28,7 @@ export function createControlModel(): PlatformModel {
     streams: new StreamsSlice(),
     maintenance: new MaintenanceSlice(),
     triggers: new TriggersSlice(),
-    problems: new ProblemsSlice(),
+    problems: new ProblemSummarySlice(),
     slaTemplates: new SlaTemplatesSlice(),
     slaReports: new SlaReportsSlice(),
   });

@@ -1,25 +1,27 @@
 /**
- * The event worker (DESIGN §6, §7): pulls record batches from the bus, runs pipelines/records on
+ * The event worker (DESIGN §6, §7a): pulls record batches from the bus, runs pipelines/records on
  * each, inserts the event rows (and dead letters) of all the messages fetched together in one
  * insert; then, batch after batch in pull order, the records of streams with triggers become
- * trigger hits, committed to the problem keys in the control plane, and the changed problems are
- * written; only then are the messages acked. The next batch may be inserted meanwhile
- * (store-window.ts). A batch redelivered after a crash adds no second row (0001_events.sql says
- * how) and no second hit (a key knows the hits it placed). Several workers share one durable
- * consumer.
+ * trigger hits, handed to the owners of their keys in the keyed problem stage (one bus message
+ * per partition); only once those are on the bus are the record messages acked. The next batch
+ * may be inserted meanwhile (store-window.ts). A batch redelivered after a crash adds no second
+ * row (0001_events.sql says how) and no second hit (a key knows the hits it placed). Several
+ * workers share one durable consumer; each also runs the problem stage (services/problem-stage),
+ * whose partitions go to whichever worker holds them.
  */
 import { createHash } from 'node:crypto';
 import type { Part, PlatformContext } from '../platform.js';
 import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
-import { RECORDS_STREAM } from '../runtime/bus-streams.js';
+import { HITS_STREAM, RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { processBatch, type BatchRows } from '../../pipelines/records/record-pipeline.js';
 import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
-import { applyHits } from '../control-plane/problems/problems.commands.js';
 import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
-import { createProblemProjector, type ProblemProjector } from './problem-projector.js';
 import { createStoreWindow } from './store-window.js';
+import { createHitsPublisher, type HitsPublisher } from '../problem-stage/hits-publisher.js';
+import { startProblemStage } from '../problem-stage/problem-stage.js';
+import { startCloseSweep } from '../problem-stage/close-sweep.js';
 
 export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
@@ -44,8 +46,6 @@ const storeAhead = (bus: Bus): number => (bus.kind === 'memory' ? 2 : 1);
 
 /** Retry delay after a failed insert: the store is likely down or overloaded. */
 const RETRY_MS = 1000;
-/** How often problem changes committed elsewhere (another worker, a CI delete) are written. */
-const PROJECT_EVERY_MS = 1000;
 
 export interface EventWorkerHooks {
   /** Runs after a batch's rows are stored and before its ack (tests inject a crash here). */
@@ -65,7 +65,7 @@ function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex): Keye
 }
 
 /** The consumer's batch handler, and `drain`, which finishes the batches still in its store window. */
-export function createBatchWorker(ctx: PlatformContext, projector: ProblemProjector, hooks: EventWorkerHooks = {}) {
+export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher, hooks: EventWorkerHooks = {}) {
   const { analytics } = ctx.engines;
   const model = ctx.controlPlane.model;
   const streams = model.slices.streams.streams;
@@ -105,9 +105,11 @@ export function createBatchWorker(ctx: PlatformContext, projector: ProblemProjec
     return decoded;
   }
 
+  const groupToken = (decoded: Decoded[]): string => createHash('sha256').update(decoded.map((d) => d.batchId).sort().join(',')).digest('hex').slice(0, 32);
+
   /** One insert for every message fetched together; its token names the group (see 0001_events.sql). */
   async function store(decoded: Decoded[]): Promise<Stored> {
-    const token = createHash('sha256').update(decoded.map((d) => d.batchId).sort().join(',')).digest('hex').slice(0, 32);
+    const token = groupToken(decoded);
     const events = decoded.map((d) => d.rows.events).join('');
     const deadLetters = decoded.map((d) => d.rows.deadLetters).join('');
     try {
@@ -123,9 +125,9 @@ export function createBatchWorker(ctx: PlatformContext, projector: ProblemProjec
   }
 
   /**
-   * After the inserts, in pull order, for the batches stored by now: trigger hits (one
-   * control-plane command for all of them), problem rows, then the acks. A batch whose insert
-   * failed is redelivered; its hits come with it then.
+   * After the inserts, in pull order, for the batches stored by now: trigger hits, handed to the
+   * problem stage, then the acks. A batch whose insert failed is redelivered; its hits come with
+   * it then.
    */
   async function settle(batches: StoredBatch[]): Promise<void> {
     const stored: Decoded[] = [];
@@ -136,11 +138,7 @@ export function createBatchWorker(ctx: PlatformContext, projector: ProblemProjec
     if (stored.length === 0) return;
     try {
       const hits = hitsOf(stored.flatMap((d) => d.rows.fielded), triggers);
-      if (hits.length > 0) {
-        const applied = await ctx.controlPlane.execute(applyHits(hits));
-        if (applied.tooLate > 0) ctx.logger.warn({ tooLate: applied.tooLate }, 'trigger hits dated before their key’s late window were ignored');
-        await projector.flush();
-      }
+      if (hits.length > 0) await publisher.publish(hits, groupToken(stored));
     } catch (error) {
       nakAll(stored, error);
       return;
@@ -178,22 +176,22 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
   return {
     name: 'event-worker',
     async start(ctx) {
-      await ctx.engines.bus.ensureStream(RECORDS_STREAM);
-      const projector = createProblemProjector({ model: ctx.controlPlane.model, analytics: ctx.engines.analytics, now: ctx.now });
-      await projector.flush();
-      const timer = setInterval(() => {
-        projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows failed; retrying'));
-      }, PROJECT_EVERY_MS);
-      timer.unref();
-      const worker = createBatchWorker(ctx, projector, hooks);
-      const consumer = ctx.engines.bus.consume(EVENT_WORKER_CONSUMER, worker.handler);
+      const { bus } = ctx.engines;
+      await bus.ensureStream(RECORDS_STREAM);
+      await bus.ensureStream(HITS_STREAM);
+      const stage = startProblemStage(ctx);
+      const publisher = createHitsPublisher(bus, ctx.config.problemPartitions);
+      const stopSweep = startCloseSweep({ model: ctx.controlPlane.model, publisher, logger: ctx.logger, now: ctx.now });
+      const worker = createBatchWorker(ctx, publisher, hooks);
+      const consumer = bus.consume(EVENT_WORKER_CONSUMER, worker.handler);
       ctx.lifecycle.onStop('event worker', async () => {
         // Batches still being inserted are finished and acked first: the consumer naks at stop
-        // whatever it handed over and was not settled.
+        // whatever it handed over and was not settled. The problem stage goes last: in-process,
+        // the batches' hits wait for it.
         await worker.drain();
         await consumer.stop();
-        clearInterval(timer);
-        await projector.flush().catch((err: unknown) => ctx.logger.error({ err }, 'writing problem rows at stop failed; the next start writes them'));
+        stopSweep();
+        await stage.stop();
       });
       return [];
     },

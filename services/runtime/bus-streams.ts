@@ -29,3 +29,18 @@ export const SLA_JOBS_STREAM: StreamSpec = {
 };
 
 export const SLA_JOBS_SUBJECT = 'sla.jobs';
+
+/**
+ * Trigger hits on their way to the owner of their key (DESIGN §7a): subject `hits.<partition>`,
+ * one durable consumer per partition, so each partition is processed in order by one worker at
+ * a time. A work queue, bounded like the records.
+ */
+export const HITS_STREAM: StreamSpec = {
+  name: 'HITS',
+  subjects: ['hits.>'],
+  duplicateWindowMs: 120_000,
+  retention: 'workqueue',
+  maxMessages: 100_000,
+};
+
+export const hitsSubject = (partition: number): string => `hits.${partition}`;

@@ -20,6 +20,10 @@ export interface Config {
     | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
   bus: { kind: 'memory' } | { kind: 'jetstream'; url: string };
   journal: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
+  /** Problem state, keyed by (trigger, CI) (DESIGN §7a): beside the journal, in the same engine. */
+  keyedStore: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
+  /** Partitions of the keyed problem stage: fixed per installation (changing it moves keys). */
+  problemPartitions: number;
 }
 
 /** A start-up configuration error: one line naming the variable. */
@@ -37,6 +41,7 @@ const integerVariables = new Set<string>([
   'OPS_INGRESS_MAX_PENDING_BATCHES',
   'OPS_PUBLISH_TIMEOUT_MS',
   'OPS_SLA_THREADS',
+  'OPS_PROBLEM_PARTITIONS',
 ]);
 const checkEnv = Compile(EnvSchema);
 
@@ -85,6 +90,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     journal: env.REDIS_URL
       ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' }
       : { kind: 'lmdb', path: resolve(dataDir, 'control') },
+    keyedStore: env.REDIS_URL
+      ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' }
+      : { kind: 'lmdb', path: resolve(dataDir, 'problems') },
+    problemPartitions: env.OPS_PROBLEM_PARTITIONS ?? 16,
   };
 }
 

@@ -10,11 +10,15 @@ import { createJetStreamBus } from './adapters/bus/jetstream.adapter.js';
 import type { Journal } from './adapters/journal/journal.port.js';
 import { openLmdbJournal } from './adapters/journal/lmdb.adapter.js';
 import { openRedisJournal } from './adapters/journal/redis.adapter.js';
+import type { KeyedStore } from './adapters/keyed/keyed-store.port.js';
+import { openLmdbKeyedStore } from './adapters/keyed/lmdb.adapter.js';
+import { openRedisKeyedStore } from './adapters/keyed/redis.adapter.js';
 
 export interface Engines {
   analytics: AnalyticsStore;
   bus: Bus;
   journal: Journal;
+  keyed: KeyedStore;
 }
 
 export async function openEngines(config: Config, deps: { logger: Logger }): Promise<Engines> {
@@ -30,7 +34,14 @@ export async function openEngines(config: Config, deps: { logger: Logger }): Pro
     try {
       const j = config.journal;
       const journal = j.kind === 'lmdb' ? await openLmdbJournal({ path: j.path }, { logger }) : await openRedisJournal({ url: j.url, keyPrefix: j.keyPrefix }, { logger });
-      return { analytics, bus, journal };
+      try {
+        const k = config.keyedStore;
+        const keyed = k.kind === 'lmdb' ? await openLmdbKeyedStore({ path: k.path }, { logger }) : await openRedisKeyedStore({ url: k.url, keyPrefix: k.keyPrefix }, { logger });
+        return { analytics, bus, journal, keyed };
+      } catch (error) {
+        await journal.close();
+        throw error;
+      }
     } catch (error) {
       await bus.close();
       throw error;
@@ -48,5 +59,6 @@ export function describeEngines(config: Config): Record<string, string> {
     analytics: config.analytics.kind === 'chdb' ? `chDB at ${config.analytics.dataDir}` : `ClickHouse at ${strip(config.analytics.url)} database ${config.analytics.database}`,
     bus: config.bus.kind === 'memory' ? 'in-process bus' : `NATS JetStream at ${strip(config.bus.url)}`,
     journal: config.journal.kind === 'lmdb' ? `LMDB at ${config.journal.path}` : `Redis at ${strip(config.journal.url)} prefix ${config.journal.keyPrefix}`,
+    problemState: config.keyedStore.kind === 'lmdb' ? `LMDB at ${config.keyedStore.path}` : `Redis at ${strip(config.keyedStore.url)} prefix ${config.keyedStore.keyPrefix}`,
   };
 }

@@ -10,7 +10,7 @@
  */
 import { modesCovering } from '../maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../slices.js';
-import type { ProblemKeyRecord } from './problems.types.js';
+import { pendingCloseKey, type KeySummaryRecord } from './problems.types.js';
 
 export interface CiStateView {
   value: 'Ok' | 'Problem' | 'Unknown';
@@ -25,11 +25,14 @@ export interface CiHealthView {
   changedAt: number | null;
 }
 
-const lastChange = (keys: readonly ProblemKeyRecord[]): number | null => (keys.length === 0 ? null : Math.max(...keys.map((k) => k.changedAt)));
+const lastChange = (keys: readonly KeySummaryRecord[]): number | null => (keys.length === 0 ? null : Math.max(...keys.map((k) => k.changedAt)));
+
+/** Open, and not about to close because its trigger was deleted (the close is already decided). */
+const isOpen = (model: PlatformModel, key: KeySummaryRecord): boolean => key.open && !model.slices.problems.pendingCloses.has(pendingCloseKey(key.triggerId, key.ciId));
 
 export function ciState(model: PlatformModel, ciId: number, now: number): CiStateView {
   const keys = model.slices.problems.ofCi(ciId);
-  const value = keys.length === 0 ? 'Unknown' : keys.some((k) => k.open) ? 'Problem' : 'Ok';
+  const value = keys.length === 0 ? 'Unknown' : keys.some((k) => isOpen(model, k)) ? 'Problem' : 'Ok';
   const covered = modesCovering(model, ciId, now).length > 0;
   return { value, valueUnderMaintenance: covered ? value : 'Unknown', changedAt: lastChange(keys) };
 }
@@ -38,7 +41,7 @@ export function ciState(model: PlatformModel, ciId: number, now: number): CiStat
 export function directHealth(model: PlatformModel, ciId: number): number {
   let worst = 0;
   for (const key of model.slices.problems.ofCi(ciId)) {
-    if (!key.open) continue;
+    if (!isOpen(model, key)) continue;
     const influence = model.slices.triggers.triggers.get(key.triggerId)?.influence ?? key.influence;
     worst = Math.max(worst, influence.maxInfluence ? 100 : influence.value);
   }

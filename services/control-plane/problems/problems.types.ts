@@ -1,32 +1,28 @@
-/** Records of the problems slice (DESIGN §7), as stored in the journal. */
-import type { KeyTimeline, ProblemSpan } from '../../../pipelines/problems/problem-timeline.js';
-
-export interface InfluenceRecord {
-  value: number;
-  maxInfluence: boolean;
-}
-
 /**
- * The state of one (trigger, CI) key, `pkey:<triggerId>:<ciId>`: its timeline of hits, and what
- * the last change did, so every process can write the problem rows of that change.
+ * Records of the problem summary slice (DESIGN §7a). The keyed problem stage owns each key's
+ * state; the control plane holds only what the API reads, written on transitions:
+ *   `popen:<triggerId>:<ciId>`  whether the key has an open problem (and since when it is as it is)
+ *   `pclose:<triggerId>:<ciId>` the key's CI or trigger was deleted: its open problem ends at `at`
  */
-export interface ProblemKeyRecord extends KeyTimeline {
+import type { InfluenceFacts } from '../../../pipelines/problems/key-state.js';
+
+export interface KeySummaryRecord {
   triggerId: number;
   ciId: number;
-  /** The journal revision of the last change: the version of the rows it writes. */
-  version: number;
-  /** The trigger's influence, name and tags when the key last changed (used once it is deleted). */
-  influence: InfluenceRecord;
-  triggerName: string;
-  tags: Array<{ id: number; name: string; colorName: string }>;
-  /** The problem open now, if any (derived from the timeline, kept for cheap reads). */
-  open: ProblemSpan | null;
+  open: boolean;
   /** Event time of the last opening or closing of a problem of this key. */
   changedAt: number;
-  /** Problems the last change closed and folded out of the timeline: written once more. */
-  folded: ProblemSpan[];
-  /** Problems the last change showed never existed (re-ordered away): written as deleted. */
-  removedIds: string[];
+  /** The trigger's influence when the key last changed (used once the trigger is deleted). */
+  influence: InfluenceFacts;
+  /** The key's version in the keyed store: an older summary never replaces a newer one. */
+  version: number;
 }
 
-export const problemKey = (triggerId: number, ciId: number): string => `pkey:${triggerId}:${ciId}`;
+export interface PendingCloseRecord {
+  triggerId: number;
+  ciId: number;
+  at: number;
+}
+
+export const summaryKey = (triggerId: number, ciId: number): string => `popen:${triggerId}:${ciId}`;
+export const pendingCloseKey = (triggerId: number, ciId: number): string => `pclose:${triggerId}:${ciId}`;

@@ -12,6 +12,10 @@ export interface Metrics {
   readonly busRedeliveries: Gauge;
   readonly batchRecords: Histogram<'stage'>;
   readonly batchBytes: Histogram<'stage'>;
+  /** The keyed problem stage (DESIGN §7a). */
+  readonly problemHits: Counter<'outcome'>;
+  readonly problemConflicts: Counter;
+  readonly problemTransitions: Counter;
   /** Sets the function that refreshes the bus gauges at each scrape. */
   onScrape(refresh: () => Promise<void>): void;
   text(): Promise<string>;
@@ -59,6 +63,22 @@ export function createMetrics(): Metrics {
       help: 'Bytes per batch, by pipeline stage',
       labelNames: ['stage'],
       buckets: [1024, 16384, 65536, 262144, 1048576, 4194304, 16777216],
+      registers: [registry],
+    }),
+    problemHits: new Counter({
+      name: 'problem_stage_hits_total',
+      help: 'Trigger hits taken by the problem stage, by outcome (placed, known, too_late)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    problemConflicts: new Counter({
+      name: 'problem_stage_conflicts_total',
+      help: 'Key writes refused because another owner wrote the key first (each one is recomputed): 0 while every partition has one owner',
+      registers: [registry],
+    }),
+    problemTransitions: new Counter({
+      name: 'problem_stage_transitions_total',
+      help: 'Key open/close transitions recorded in the control plane',
       registers: [registry],
     }),
     onScrape(refresh) {

@@ -86,7 +86,8 @@ async function settled(p: TestPlatform, expected: number): Promise<Row[]> {
   const deadline = Date.now() + 240_000;
   let last = '';
   for (;;) {
-    const pending = (await p.platform.engines.bus.stats()).pending['RECORDS'] ?? 0;
+    const stats = (await p.platform.engines.bus.stats()).pending;
+    const pending = (stats['RECORDS'] ?? 0) + (stats['HITS'] ?? 0);
     if (pending === 0 && (await eventCount(p)) >= expected) {
       const rows = await problemsOf(p);
       const text = JSON.stringify(rows);
@@ -104,7 +105,8 @@ t.test('two event workers on one JetStream consumer produce the same problems as
   t.teardown(() => servers.stop());
   const resetBus = async () => {
     const nc = await connect({ servers: servers.nats.url });
-    await (await nc.jetstreamManager()).streams.delete('RECORDS').catch(() => false);
+    const jsm = await nc.jetstreamManager();
+    for (const stream of ['RECORDS', 'HITS']) await jsm.streams.delete(stream).catch(() => false);
     await nc.close();
   };
   const lines = records();

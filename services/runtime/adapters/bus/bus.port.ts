@@ -31,6 +31,12 @@ export interface ConsumerSpec {
   ackWaitMs: number;
   /** After this many deliveries a message is no longer redelivered (-1: no limit). */
   maxDeliver?: number;
+  /**
+   * Messages delivered and not yet acknowledged, across every worker sharing the durable (no
+   * limit when absent). 1 makes the durable strictly serial: one message at a time, in order,
+   * held by one worker until it acks (or dies and the ack wait passes).
+   */
+  maxAckPending?: number;
 }
 
 export interface BusMessage {

@@ -25,6 +25,7 @@ async function ensureConsumer(jsm: JetStreamManager, spec: ConsumerSpec): Promis
   const changeable = {
     ack_wait: nanos(spec.ackWaitMs),
     max_deliver: spec.maxDeliver ?? -1,
+    ...(spec.maxAckPending === undefined ? {} : { max_ack_pending: spec.maxAckPending }),
     ...(spec.filterSubject === undefined ? {} : { filter_subject: spec.filterSubject }),
   };
   const config: Partial<ConsumerConfig> = {

@@ -115,6 +115,7 @@ export class MemoryDurable {
 
   dispatch(): void {
     while (!this.closed && this.waiting.length > 0) {
+      if (this.ackPendingFull()) break;
       const seq = this.takeNext();
       if (seq === undefined) break;
       const pull = this.waiting[0]!;
@@ -131,6 +132,15 @@ export class MemoryDurable {
     this.closed = true;
     for (const o of this.outstanding.values()) clearTimeout(o.timer);
     for (const pull of [...this.waiting]) this.finish(pull);
+  }
+
+  /** Delivered or waiting for a delayed redelivery, as JetStream counts ack-pending. */
+  private ackPendingFull(): boolean {
+    const max = this.spec.maxAckPending;
+    if (max === undefined || max <= 0) return false;
+    let pending = 0;
+    for (const o of this.outstanding.values()) if (o.state !== 'ready') pending++;
+    return pending >= max;
   }
 
   private takeNext(): number | undefined {
@@ -206,6 +216,7 @@ export class MemoryDurable {
     this.outstanding.delete(seq);
     if (o.state === 'ready') this.ready.splice(this.ready.indexOf(seq), 1);
     this.host.settled(seq);
+    if (this.spec.maxAckPending !== undefined) this.dispatch();
   }
 
   private giveBack(seq: number, o: Outstanding, delayMs: number): void {
@@ -216,6 +227,7 @@ export class MemoryDurable {
     if (max > 0 && o.count >= max) {
       this.outstanding.delete(seq);
       this.host.dropped(seq, this.name);
+      if (this.spec.maxAckPending !== undefined) this.dispatch();
       return;
     }
     if (delayMs <= 0) {

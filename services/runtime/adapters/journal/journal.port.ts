@@ -33,6 +33,12 @@ export interface Journal {
   load(): Promise<JournalSnapshot>;
   /** Atomically applies `changes` as revision `expectedRevision + 1`, or reports a conflict. */
   commit(expectedRevision: number, changes: JournalChange[]): Promise<CommitResult>;
+  /**
+   * Applies `changes` as the next revision, whatever it is: for records with exactly one writer
+   * (the keyed problem stage's summaries, each written by its key's owner), which nothing else
+   * validates, so there is nothing to re-check and no conflict to retry.
+   */
+  append(changes: JournalChange[]): Promise<{ revision: number }>;
   /** Entries after `revision`, in order (to catch up after a conflict). */
   readSince(revision: number): Promise<JournalEntry[]>;
   /**

@@ -154,6 +154,32 @@ export async function openLmdbJournal(config: LmdbJournalConfig, deps: { logger:
     timer = undefined;
   }
 
+  /** One write transaction; `expectedRevision` null appends at whatever revision is next. */
+  async function commitAt(expectedRevision: number | null, changes: JournalChange[]): Promise<CommitResult> {
+    ensureOpen();
+    const stored = normaliseChanges(changes);
+    const result = root.transactionSync((): CommitResult => {
+      const current = metaDb.get(REVISION) ?? 0;
+      if (expectedRevision !== null && current !== expectedRevision) return { ok: false, conflict: true, currentRevision: current };
+      const revision = current + 1;
+      for (const { key, value } of stored) {
+        if (value === null) recordsDb.removeSync(key);
+        else recordsDb.putSync(key, value);
+      }
+      logDb.putSync(revision, stored);
+      metaDb.putSync(REVISION, revision);
+      // Usually exactly one entry falls out per commit; collected first because removing
+      // under a live cursor is not safe in lmdb-js.
+      if (revision > keep) {
+        const stale = [...logDb.getKeys({ end: revision - keep, inclusiveEnd: true })];
+        for (const key of stale) logDb.removeSync(key);
+      }
+      return { ok: true, revision };
+    });
+    if (result.ok) pump();
+    return result;
+  }
+
   return {
     kind: 'lmdb',
 
@@ -167,28 +193,11 @@ export async function openLmdbJournal(config: LmdbJournalConfig, deps: { logger:
       });
     },
 
-    async commit(expectedRevision: number, changes: JournalChange[]): Promise<CommitResult> {
-      ensureOpen();
-      const stored = normaliseChanges(changes);
-      const result = root.transactionSync((): CommitResult => {
-        const current = metaDb.get(REVISION) ?? 0;
-        if (current !== expectedRevision) return { ok: false, conflict: true, currentRevision: current };
-        const revision = current + 1;
-        for (const { key, value } of stored) {
-          if (value === null) recordsDb.removeSync(key);
-          else recordsDb.putSync(key, value);
-        }
-        logDb.putSync(revision, stored);
-        metaDb.putSync(REVISION, revision);
-        // Usually exactly one entry falls out per commit; collected first because removing
-        // under a live cursor is not safe in lmdb-js.
-        if (revision > keep) {
-          const stale = [...logDb.getKeys({ end: revision - keep, inclusiveEnd: true })];
-          for (const key of stale) logDb.removeSync(key);
-        }
-        return { ok: true, revision };
-      });
-      if (result.ok) pump();
+    commit: (expectedRevision: number, changes: JournalChange[]) => commitAt(expectedRevision, changes),
+
+    async append(changes: JournalChange[]): Promise<{ revision: number }> {
+      const result = await commitAt(null, changes);
+      if (!result.ok) throw new Error('an unchecked append cannot conflict');
       return result;
     },
 

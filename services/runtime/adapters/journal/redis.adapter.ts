@@ -29,7 +29,7 @@ export interface RedisJournalConfig {
  */
 const COMMIT_LUA = `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current ~= tonumber(ARGV[1]) then return {0, current} end
+if ARGV[1] ~= 'any' and current ~= tonumber(ARGV[1]) then return {0, current} end
 local revision = current + 1
 redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[2], string.format('%d-0', revision), 'changes', ARGV[3])
 for i = 4, #ARGV, 2 do
@@ -204,6 +204,16 @@ export async function openRedisJournal(config: RedisJournalConfig, deps: { logge
     return stop;
   }
 
+  /** One script run; `expectedRevision` 'any' appends at whatever revision is next. */
+  async function commitAt(expectedRevision: number | 'any', changes: JournalChange[]): Promise<CommitResult> {
+    ensureOpen();
+    const stored = normaliseChanges(changes);
+    const args: (string | number)[] = [expectedRevision, keep, JSON.stringify(stored)];
+    for (const { key, value } of stored) args.push(key, JSON.stringify(value));
+    const [ok, revision] = await commitScript.opsJournalCommit(keys.rev, keys.records, keys.log, ...args);
+    return ok === 1 ? { ok: true, revision } : { ok: false, conflict: true, currentRevision: revision };
+  }
+
   return {
     kind: 'redis',
 
@@ -217,13 +227,12 @@ export async function openRedisJournal(config: RedisJournalConfig, deps: { logge
       return { revision: Number(revReply[1] ?? 0), records };
     },
 
-    async commit(expectedRevision: number, changes: JournalChange[]): Promise<CommitResult> {
-      ensureOpen();
-      const stored = normaliseChanges(changes);
-      const args: (string | number)[] = [expectedRevision, keep, JSON.stringify(stored)];
-      for (const { key, value } of stored) args.push(key, JSON.stringify(value));
-      const [ok, revision] = await commitScript.opsJournalCommit(keys.rev, keys.records, keys.log, ...args);
-      return ok === 1 ? { ok: true, revision } : { ok: false, conflict: true, currentRevision: revision };
+    commit: (expectedRevision: number, changes: JournalChange[]) => commitAt(expectedRevision, changes),
+
+    async append(changes: JournalChange[]): Promise<{ revision: number }> {
+      const result = await commitAt('any', changes);
+      if (!result.ok) throw new Error('an unchecked append cannot conflict');
+      return result;
     },
 
     async readSince(revision: number): Promise<JournalEntry[]> {

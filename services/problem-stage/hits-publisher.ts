@@ -1,0 +1,42 @@
+/**
+ * The event workers' side of the keyed stage (DESIGN §7a): trigger hits grouped by the partition
+ * of their key, one bus message per partition. Resolves once every message is durably on the
+ * bus (in-process: once the key's owner has written its problems), so the records that made the
+ * hits may be acked then.
+ */
+import { encodeHits, type KeyClose } from '../../pipelines/problems/hit-envelope.js';
+import { partitionOf } from '../../pipelines/problems/partition.js';
+import type { KeyedHit } from '../../pipelines/problems/trigger-match.js';
+import type { Bus } from '../runtime/adapters/bus/bus.port.js';
+import { hitsSubject } from '../runtime/bus-streams.js';
+
+export interface HitsPublisher {
+  /** `batchId` names what the hits came from: published again, they are recognised. */
+  publish(hits: readonly KeyedHit[], batchId: string): Promise<void>;
+  /** Closes of keys whose CI or trigger is gone (the id makes repeats from several processes one). */
+  close(closes: readonly KeyClose[]): Promise<void>;
+}
+
+export function createHitsPublisher(bus: Bus, partitions: number): HitsPublisher {
+  return {
+    async publish(hits, batchId) {
+      const byPartition = new Map<number, KeyedHit[]>();
+      for (const hit of hits) {
+        const p = partitionOf(hit.triggerId, hit.ciId, partitions);
+        let group = byPartition.get(p);
+        if (!group) byPartition.set(p, (group = []));
+        group.push(hit);
+      }
+      await Promise.all(
+        [...byPartition].map(([p, group]) => bus.publish(hitsSubject(p), encodeHits({ hits: group, closes: [] }), { msgId: `hits:${batchId}:${p}` })),
+      );
+    },
+    async close(closes) {
+      await Promise.all(
+        closes.map((c) =>
+          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ hits: [], closes: [c] }), { msgId: `close:${c.triggerId}:${c.ciId}:${c.at}` }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The keyed problem stage (DESIGN §7a): problems as actors keyed by (trigger, CI). Hits arrive
+ * on `hits.<partition>`; each partition has one durable consumer that holds at most one message
+ * out at a time (maxAckPending 1), so whichever worker holds it owns the partition until it
+ * acks, and a worker that dies hands it over when the ack wait passes. Serial per key, parallel
+ * across keys. For each group of messages, in this order:
+ *   1. read the keys' states from the keyed store;
+ *   2. place the hits and closes (pipelines/problems/key-state.ts);
+ *   3. write the problem rows, with the key's next version;
+ *   4. record the keys whose open/closed summary changed in the control plane;
+ *   5. write the states, compare-and-set on the versions read in 1;
+ *   6. ack.
+ * A crash anywhere before 5 leaves the state as it was, so the redelivery computes and writes the
+ * same rows and summaries again (idempotent); after 5, the hits are known and change nothing, and
+ * a redelivered message rewrites its keys' rows and summaries as they stand, in case the crash
+ * came between 5 and their writes. A write refused in 5 (two owners, during a takeover) is
+ * counted and recomputed on what the other owner wrote.
+ */
+import type { KeyClose } from '../../pipelines/problems/hit-envelope.js';
+import { decodeHits } from '../../pipelines/problems/hit-envelope.js';
+import { applyToKey, spansToWrite, type KeyState, type TriggerFacts } from '../../pipelines/problems/key-state.js';
+import { problemKeyOf } from '../../pipelines/problems/partition.js';
+import type { ProblemRow } from '../../pipelines/problems/problem-row.js';
+import type { Hit } from '../../pipelines/problems/problem-timeline.js';
+import { pendingCloseKey, summaryKey, type KeySummaryRecord } from '../control-plane/problems/problems.types.js';
+import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformContext } from '../platform.js';
+import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
+import type { JournalChange } from '../runtime/adapters/journal/journal.port.js';
+import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
+import { HITS_STREAM, hitsSubject } from '../runtime/bus-streams.js';
+import { createGroupRunner } from './group-runner.js';
+import { rowsOfKey } from './key-rows.js';
+
+/** Past this the partition goes to another worker; long enough for a slow store, short for a takeover. */
+export const HITS_ACK_WAIT_MS = 30_000;
+/** How long an idle partition pull waits on the server (also how long a stop may wait for it). */
+const PULL_WAIT_MS = 500;
+const RETRY_MS = 1000;
+const MAX_ATTEMPTS = 8;
+
+export const partitionConsumer = (partition: number): ConsumerSpec => ({
+  stream: HITS_STREAM.name,
+  durable: `problems-${partition}`,
+  filterSubject: hitsSubject(partition),
+  maxBatch: 1,
+  maxWaitMs: PULL_WAIT_MS,
+  ackWaitMs: HITS_ACK_WAIT_MS,
+  maxDeliver: -1,
+  maxAckPending: 1,
+});
+
+interface KeyWork {
+  triggerId: number;
+  ciId: number;
+  hits: Hit[];
+  closeAt?: number;
+  /** A message bringing it was delivered before: rewrite what the key stands at. */
+  repair: boolean;
+}
+
+function gather(messages: readonly BusMessage[]): Map<string, KeyWork> {
+  const work = new Map<string, KeyWork>();
+  const of = (triggerId: number, ciId: number, repair: boolean): KeyWork => {
+    const key = problemKeyOf(triggerId, ciId);
+    let w = work.get(key);
+    if (!w) work.set(key, (w = { triggerId, ciId, hits: [], repair }));
+    w.repair ||= repair;
+    return w;
+  };
+  for (const message of messages) {
+    const repair = message.deliveryCount > 1;
+    const envelope = decodeHits(message.data);
+    for (const h of envelope.hits) of(h.triggerId, h.ciId, repair).hits.push(h.hit);
+    for (const c of envelope.closes as KeyClose[]) {
+      const w = of(c.triggerId, c.ciId, repair);
+      w.closeAt = Math.min(w.closeAt ?? c.at, c.at);
+    }
+  }
+  return work;
+}
+
+const factsOf = (model: PlatformModel, triggerId: number): TriggerFacts | undefined => {
+  const t = model.slices.triggers.triggers.get(triggerId);
+  return t ? { name: t.name, influence: t.influence, tags: t.tags } : undefined;
+};
+
+const summaryOf = (state: KeyState, version: number): KeySummaryRecord => ({
+  triggerId: state.triggerId,
+  ciId: state.ciId,
+  open: state.open !== null,
+  changedAt: state.changedAt,
+  influence: state.trigger.influence,
+  version,
+});
+
+export interface ProblemStage {
+  stop(): Promise<void>;
+}
+
+export function startProblemStage(ctx: PlatformContext): ProblemStage {
+  const { bus, keyed, analytics } = ctx.engines;
+  const { controlPlane, metrics, logger } = ctx;
+  const model = controlPlane.model;
+  const log = logger.child({ component: 'problem-stage' });
+
+  /** One attempt: false when another owner wrote one of the keys first. */
+  async function attempt(work: Map<string, KeyWork>, dirty: Map<string, Set<string>>): Promise<boolean> {
+    const keys = [...work.keys()];
+    const stored = await keyed.get<KeyState>(keys);
+    const now = ctx.now();
+    const rows: ProblemRow[] = [];
+    const changes: JournalChange[] = [];
+    const writes: Array<KeyedWrite<KeyState>> = [];
+    const written = new Map<string, Set<string>>();
+    let placed = 0;
+    let tooLate = 0;
+    let known = 0;
+    for (const [key, w] of work) {
+      const before: KeyedRecord<KeyState> | undefined = stored.get(key);
+      const outcome = applyToKey(before?.value, w.triggerId, w.ciId, { hits: w.hits, ...(w.closeAt === undefined ? {} : { closeAt: w.closeAt }) }, factsOf(model, w.triggerId));
+      placed += outcome.placed;
+      tooLate += outcome.tooLate;
+      known += w.hits.length - outcome.placed - outcome.tooLate;
+      const gone = [...(dirty.get(key) ?? [])];
+      const rewrite = w.repair || dirty.has(key);
+      const state = outcome.state ?? (rewrite ? before?.value : undefined);
+      if (state) {
+        const version = outcome.state ? (before?.version ?? 0) + 1 : before!.version;
+        const keyRows = rowsOfKey(model, state, version, now, gone);
+        rows.push(...keyRows);
+        written.set(key, new Set(spansToWrite(state).map((s) => s.id)));
+        if (outcome.transition || rewrite) changes.push({ key: summaryKey(w.triggerId, w.ciId), value: summaryOf(state, version) });
+        if (outcome.transition) metrics.problemTransitions.inc();
+        if (outcome.state) writes.push({ key, expected: before?.version ?? 0, value: outcome.state });
+      }
+      const pending = model.slices.problems.pendingCloses.get(pendingCloseKey(w.triggerId, w.ciId));
+      if (w.closeAt !== undefined && pending && pending.at >= w.closeAt) changes.push({ key: pendingCloseKey(w.triggerId, w.ciId), value: null });
+    }
+    if (rows.length > 0) await analytics.insert('problems', rows);
+    await controlPlane.record(changes);
+    const put = writes.length > 0 ? await keyed.put(writes) : ({ ok: true } as const);
+    if (put.ok) {
+      metrics.problemHits.inc({ outcome: 'placed' }, placed);
+      if (known > 0) metrics.problemHits.inc({ outcome: 'known' }, known);
+      if (tooLate > 0) {
+        metrics.problemHits.inc({ outcome: 'too_late' }, tooLate);
+        log.warn({ tooLate }, 'trigger hits dated before their key’s late window were ignored');
+      }
+      return true;
+    }
+    metrics.problemConflicts.inc(put.conflicts.length);
+    log.warn({ conflicts: put.conflicts.length }, 'another owner wrote these problem keys first; recomputing');
+    // What this attempt wrote for them must be superseded by what the next one writes.
+    for (const key of put.conflicts) {
+      const ids = dirty.get(key) ?? new Set<string>();
+      for (const id of written.get(key) ?? []) ids.add(id);
+      dirty.set(key, ids);
+    }
+    return false;
+  }
+
+  async function processGroup(messages: BusMessage[]): Promise<void> {
+    try {
+      const work = gather(messages);
+      const dirty = new Map<string, Set<string>>();
+      let done = false;
+      for (let i = 0; i < MAX_ATTEMPTS && !done; i++) done = await attempt(work, dirty);
+      if (!done) throw new Error(`problem keys still contended after ${MAX_ATTEMPTS} attempts`);
+    } catch (error) {
+      log.error({ err: error, messages: messages.length }, 'processing trigger hits failed; they will be redelivered');
+      for (const m of messages) m.nak(RETRY_MS);
+      return;
+    }
+    for (const m of messages) m.ack();
+  }
+
+  const runGroup = createGroupRunner<BusMessage>((group) => processGroup(group), (err) => log.error({ err }, 'the problem stage failed unexpectedly'));
+  const consumers: BusConsumer[] = [];
+  for (let p = 0; p < ctx.config.problemPartitions; p++) {
+    consumers.push(bus.consume(partitionConsumer(p), (batch) => Promise.all(batch.map(runGroup)).then(() => undefined)));
+  }
+  return {
+    async stop() {
+      await Promise.all(consumers.map((c) => c.stop()));
+    },
+  };
+}

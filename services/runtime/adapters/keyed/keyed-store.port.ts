@@ -1,0 +1,35 @@
+/**
+ * The keyed-state port (DESIGN §7a): telemetry-rate state keyed by a string (a problem key is
+ * `<triggerId>:<ciId>`), owned by one actor at a time, so it stays out of the control-plane
+ * journal. LMDB in embedded mode, Redis in distributed mode.
+ *
+ * Every record carries a version, 0 meaning "never written". A write names the version it was
+ * computed from; a batch of writes lands whole or not at all, and not at all when any key's
+ * stored version differs from the one named (per-key compare-and-set). Ownership makes a
+ * conflict rare: only two owners of one partition at once (a takeover racing a slow owner) meet
+ * one, and the loser recomputes on what the winner wrote.
+ */
+export interface KeyedRecord<V = unknown> {
+  version: number;
+  value: V;
+}
+
+export interface KeyedWrite<V = unknown> {
+  key: string;
+  /** The version the new value was computed from (0: the key had no record). */
+  expected: number;
+  /** Stored with version `expected + 1`. */
+  value: V;
+}
+
+export type KeyedPutResult = { ok: true } | { ok: false; conflicts: string[] };
+
+export interface KeyedStore {
+  readonly kind: 'lmdb' | 'redis';
+  /** The records of `keys` that exist, by key. */
+  get<V = unknown>(keys: readonly string[]): Promise<Map<string, KeyedRecord<V>>>;
+  /** All writes, atomically, when every key still has its expected version; else none. */
+  put<V = unknown>(writes: readonly KeyedWrite<V>[]): Promise<KeyedPutResult>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
