@@ -79,7 +79,7 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     for (const part of selected) routes.push(...(await part.start(ctx)));
 
     const http = createHttpServer({ host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes }, { logger, metrics });
-    http.add(systemRoutes({ engines: { analytics: engines.analytics, bus: engines.bus, journal: engines.journal }, metrics, routes: () => http.routes(), version }));
+    http.add(systemRoutes({ engines: { analytics: engines.analytics, bus: engines.bus, journal: engines.journal, problemState: engines.keyed }, metrics, routes: () => http.routes(), version }));
     http.add(routes);
     const port = await http.listen();
     lifecycle.onStop('http', async () => {

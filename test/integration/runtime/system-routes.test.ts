@@ -14,7 +14,7 @@ t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t
   t.same((await call(p.base, 'GET', '/healthz')).body, { status: 'ok' });
   const ready = await call(p.base, 'GET', '/readyz');
   t.equal(ready.status, 200);
-  t.same(ready.body.engines, { analytics: { ok: true, kind: 'chdb' }, bus: { ok: true, kind: 'memory' }, journal: { ok: true, kind: 'lmdb' } });
+  t.same(ready.body.engines, { analytics: { ok: true, kind: 'chdb' }, bus: { ok: true, kind: 'memory' }, journal: { ok: true, kind: 'lmdb' }, problemState: { ok: true, kind: 'lmdb' } });
 
   await p.api('GET', '/api/public/sm/v2/rsm/config-item-types');
   await p.api('GET', '/api/public/sm/v2/rsm/config-items/abc');
@@ -47,7 +47,7 @@ t.test('distributed: /readyz answers 503 naming the engine that is down, 200 onc
   t.teardown(() => p.stop());
   const ready = await call(p.base, 'GET', '/readyz');
   t.equal(ready.status, 200);
-  t.same(Object.values(ready.body.engines).map((e) => (e as { kind: string }).kind).sort(), ['clickhouse', 'jetstream', 'redis']);
+  t.same(Object.values(ready.body.engines).map((e) => (e as { kind: string }).kind).sort(), ['clickhouse', 'jetstream', 'redis', 'redis']);
   await servers.nats.kill(true);
   const down = await call(p.base, 'GET', '/readyz');
   t.equal(down.status, 503);
