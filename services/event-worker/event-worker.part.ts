@@ -19,6 +19,7 @@ import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
 import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
 import { createStoreWindow } from './store-window.js';
+import { unstoredRows, type RowTable } from './unstored-rows.js';
 import { createHitsPublisher, type HitsPublisher } from '../problem-stage/hits-publisher.js';
 import { startProblemStage } from '../problem-stage/problem-stage.js';
 import { startCloseSweep } from '../problem-stage/close-sweep.js';
@@ -110,9 +111,11 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
   /** One insert for every message fetched together; its token names the group (see 0001_events.sql). */
   async function store(decoded: Decoded[]): Promise<Stored> {
     const token = groupToken(decoded);
-    const events = decoded.map((d) => d.rows.events).join('');
-    const deadLetters = decoded.map((d) => d.rows.deadLetters).join('');
     try {
+      // A message delivered before may have been stored in another group: only its missing rows go in.
+      const rowsOf = async (d: Decoded, table: RowTable, text: string) => (d.message.deliveryCount > 1 && text.length > 0 ? unstoredRows(analytics, table, text) : text);
+      const events = (await Promise.all(decoded.map((d) => rowsOf(d, 'events', d.rows.events)))).join('');
+      const deadLetters = (await Promise.all(decoded.map((d) => rowsOf(d, 'dead_letters', d.rows.deadLetters)))).join('');
       if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
       if (deadLetters.length > 0) {
         await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
