@@ -1,5 +1,5 @@
 -- Problems (DESIGN §7): one row per problem id, written again at every change with a higher
--- version (the journal revision of the change), so `FINAL` reads see the last state. A problem
+-- version (the version of its (trigger, CI) key in the keyed store, DESIGN §7a), so `FINAL` reads see the last state. A problem
 -- that a late record shows never existed (its opening record was re-ordered into another
 -- problem) gets a row with is_deleted = 1, which FINAL leaves out. The SLA reads them per CI
 -- and time range; the id is derived from (trigger, CI, opening record), so ci_id never changes
