@@ -161,6 +161,8 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
   }
 
   async function processGroup(messages: BusMessage[]): Promise<void> {
+    // A slow store must not look like a dead owner: keep the partitions while working on them.
+    const heartbeat = setInterval(() => messages.forEach((m) => m.working()), HITS_ACK_WAIT_MS / 3);
     try {
       const work = gather(messages);
       const dirty = new Map<string, Set<string>>();
@@ -171,6 +173,8 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       log.error({ err: error, messages: messages.length }, 'processing trigger hits failed; they will be redelivered');
       for (const m of messages) m.nak(RETRY_MS);
       return;
+    } finally {
+      clearInterval(heartbeat);
     }
     for (const m of messages) m.ack();
   }
