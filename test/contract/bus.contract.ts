@@ -194,6 +194,65 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
     t.ok(rec.texts('one').length > 0 && rec.texts('two').length > 0, 'both consumers got work');
   });
 
+  t.test(`${name}: maxAckPending 1: two consumers of one durable never hold two messages at once, and take them in publish order`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    let held = 0;
+    let most = 0;
+    const sizes = new Set<number>();
+    const handler =
+      (consumer: string): BatchHandler =>
+      async (batch) => {
+        sizes.add(batch.length);
+        for (const m of batch) rec.record(consumer, m);
+        held += batch.length;
+        most = Math.max(most, held);
+        // Held over a timer, so the other consumer's pull has every chance to get a message meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        held -= batch.length;
+        for (const m of batch) m.ack();
+      };
+    f.bus.consume(f.consumer({ maxBatch: 1, maxAckPending: 1 }), handler('one'));
+    f.bus.consume(f.consumer({ maxBatch: 1, maxAckPending: 1 }), handler('two'));
+    const texts = Array.from({ length: 30 }, (_, i) => `o${i}`);
+    const acks = Promise.all(texts.map((x) => f.publish(x)));
+    await rec.until('30 deliveries', (s) => s.length >= 30);
+    await acks;
+    t.equal(most, 1, 'never two messages held at once');
+    t.same(rec.texts(), texts, 'each delivered once, in publish order');
+    t.same([...sizes], [1], 'one message per handler call');
+  });
+
+  t.test(`${name}: maxAckPending 1: while one message is held nothing else goes out; once it is acked the next does`, async (t) => {
+    const f = await busFixture(t, open);
+    const rec = new Recorder();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler =
+      (consumer: string): BatchHandler =>
+      async (batch) => {
+        for (const m of batch) {
+          rec.record(consumer, m);
+          if (m.msgId === 'first') await released;
+          m.ack();
+        }
+      };
+    f.bus.consume(f.consumer({ maxBatch: 1, maxAckPending: 1 }), handler('one'));
+    f.bus.consume(f.consumer({ maxBatch: 1, maxAckPending: 1 }), handler('two'));
+    const acks = ['first', 'second', 'third'].map((x) => f.publish(x));
+    await rec.until('the first message held', (s) => s.length >= 1);
+    // (A bus that wrongly lets the others out acks them, and never holds three: stop waiting then too.)
+    await eventually('all three stored', async () => rec.seen.length > 1 || (await f.bus.stats()).pending[f.stream] === 3);
+    // What is checked is an absence: give the other consumer ten of its pulls (maxWaitMs 20) to
+    // (wrongly) get a message. A slow machine can only make this pass wrongly, never fail wrongly.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.same(rec.texts(), ['first'], 'nothing else went out while the first was held');
+    release();
+    await rec.until('all three', () => rec.distinct.size >= 3);
+    t.same(rec.texts(), ['first', 'second', 'third'], 'then the others, in publish order, each once');
+    await Promise.all(acks);
+  });
+
   t.test(`${name}: a stream at maxMessages refuses publishes with BusUnavailableError`, async (t) => {
     const f = await busFixture(t, open, { maxMessages: 5 });
     const held = ['a', 'b', 'c', 'd', 'e'].map((x) => f.publish(x));
