@@ -8,10 +8,11 @@ import type { JournalChange } from '../../runtime/adapters/journal/journal.port.
 import type { PlatformModel } from '../slices.js';
 import { pendingCloseKey, type KeySummaryRecord, type PendingCloseRecord } from './problems.types.js';
 
-function closesOf(summaries: Iterable<KeySummaryRecord>, at: number): JournalChange[] {
+function closesOf(model: PlatformModel, summaries: Iterable<KeySummaryRecord>, at: number): JournalChange[] {
   const changes: JournalChange[] = [];
   for (const s of summaries) {
-    if (!s.open) continue;
+    // A key already closing keeps its first date (its trigger deleted, then its CI).
+    if (!s.open || model.slices.problems.pendingCloses.has(pendingCloseKey(s.triggerId, s.ciId))) continue;
     const value: PendingCloseRecord = { triggerId: s.triggerId, ciId: s.ciId, at };
     changes.push({ key: pendingCloseKey(s.triggerId, s.ciId), value });
   }
@@ -20,10 +21,10 @@ function closesOf(summaries: Iterable<KeySummaryRecord>, at: number): JournalCha
 
 /** A deleted CI's open problems end at the delete. */
 export function closeProblemsOfCi(model: PlatformModel, ciId: number, at: number): JournalChange[] {
-  return closesOf(model.slices.problems.ofCi(ciId), at);
+  return closesOf(model, model.slices.problems.ofCi(ciId), at);
 }
 
 /** A deleted trigger's open problems end at the delete: nothing would ever resolve them. */
 export function closeProblemsOfTrigger(model: PlatformModel, triggerId: number, at: number): JournalChange[] {
-  return closesOf([...model.slices.problems.summaries.values()].filter((s) => s.triggerId === triggerId), at);
+  return closesOf(model, [...model.slices.problems.summaries.values()].filter((s) => s.triggerId === triggerId), at);
 }
