@@ -1,15 +1,17 @@
 /**
  * Issue 6 acceptance: "kill the event worker between insert and ack and show exactly one row per
- * acknowledged record after redelivery". The event worker's afterInsert hook throws on the first
- * delivery of every bus message (the handler then naks and the bus redelivers). Embedded mode and
- * distributed mode (nats-server, redis-server, ClickHouse over HTTP); in distributed mode also with
- * a real event-worker process killed by SIGKILL between an insert and its ack, and a second one
- * started after it.
+ * acknowledged record after redelivery", checked honestly (issue 13). The event worker's
+ * afterInsert hook throws on the first delivery of every bus message (the handler then naks and
+ * the bus redelivers). Embedded mode and distributed mode (nats-server, redis-server, ClickHouse
+ * over HTTP); in distributed mode also with a real event-worker process killed by SIGKILL between
+ * an insert and its ack, and a second one started after it.
  *
- * "One row" is as 0001_events.sql defines it: a redelivery fetched in the same group as before is
- * dropped by the insert's deduplication token; one grouped differently adds copies that
- * ReplacingMergeTree collapses at merge, so counts are read with FINAL (the copies on disk are
- * reported as a comment).
+ * "One row" is counted on disk, without FINAL: the rows of the stream, their distinct ids and the
+ * records' markers, each equal to the records acknowledged, with no marker stored twice. A
+ * redelivery fetched in the same group as before is dropped by the insert's deduplication token;
+ * one grouped differently has its rows checked against the table, and only those not stored yet
+ * go in (services/event-worker/unstored-rows.ts). So no copy is left for a merge or a FINAL read
+ * to hide (the FINAL count is reported as a comment).
  */
 import t, { type Test } from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +27,14 @@ import { runEntry, type ServiceProcess } from '../../support/process.js';
 import { freePort } from '../../support/free-port.js';
 
 const PATH = '/api/public/cl/v1/stream-data';
+/** The consumer's ack wait in the SIGKILL scenario (the test shortens it, see there). */
+const SHORT_ACK_WAIT_MS = 2000;
+/** Beyond an ack wait, for the redelivered batches to be stored and acknowledged. */
+const DRAIN_MARGIN_MS = 20_000;
+
+// A nak-ed message may come back only after the consumer's ack wait (60 s in the product; see the
+// in-process scenario), so this file may take longer than tap's default limit per file.
+t.setTimeout(300_000);
 
 /** An event worker whose first attempt at every message dies between the insert and the ack. */
 function crashingWorker(): { part: ReturnType<typeof createEventWorkerPart>; crashes: () => number } {
@@ -100,25 +110,27 @@ async function postLoad(
 }
 
 interface Stored {
-  /** Rows as a FINAL read sees them: one per record (0001_events.sql). */
-  total: number;
-  /** Rows on disk before ReplacingMergeTree merges: a regrouped redelivery may add copies. */
-  physical: number;
-  distinctIds: number;
-  /** Markers stored more than once. */
+  /** Rows on disk (no FINAL): a copy of a record counts. */
+  rows: number;
+  /** Distinct event ids among them. */
+  ids: number;
+  /** Rows as a FINAL read sees them (copies with the same sort key collapsed); reported only. */
+  final: number;
+  /** Markers stored more than once (on disk). */
   duplicated: string[];
   markers: Set<string>;
 }
 async function stored(p: TestPlatform, streamId: number): Promise<Stored> {
   const a = p.platform.engines.analytics;
-  const [totals] = await a.query<{ total: string; ids: string }>('SELECT count() AS total, uniqExact(id) AS ids FROM events FINAL WHERE stream_id = {s:UInt64}', { s: streamId });
-  const [raw] = await a.query<{ n: string }>('SELECT count() AS n FROM events WHERE stream_id = {s:UInt64}', { s: streamId });
-  const rows = await a.query<{ m: string; c: string }>("SELECT JSONExtractString(payload, 'm') AS m, count() AS c FROM events FINAL WHERE stream_id = {s:UInt64} GROUP BY m", { s: streamId });
+  const s = { s: streamId };
+  const [physical] = await a.query<{ rows: string; ids: string }>('SELECT count() AS rows, uniqExact(id) AS ids FROM events WHERE stream_id = {s:UInt64}', s);
+  const [final] = await a.query<{ n: string }>('SELECT count() AS n FROM events FINAL WHERE stream_id = {s:UInt64}', s);
+  const rows = await a.query<{ m: string; c: string }>("SELECT JSONExtractString(payload, 'm') AS m, count() AS c FROM events WHERE stream_id = {s:UInt64} GROUP BY m", s);
   return {
-    total: Number(totals!.total),
-    physical: Number(raw!.n),
-    distinctIds: Number(totals!.ids),
-    duplicated: rows.filter((r) => Number(r.c) > 1).map((r) => r.m),
+    rows: Number(physical!.rows),
+    ids: Number(physical!.ids),
+    final: Number(final!.n),
+    duplicated: rows.filter((r) => Number(r.c) > 1).map((r) => `${r.m}×${r.c}`),
     markers: new Set(rows.map((r) => r.m)),
   };
 }
@@ -132,21 +144,22 @@ async function drained(p: TestPlatform, streamId: number, expected: number, time
   for (;;) {
     const now = await stored(p, streamId);
     const pending = (await p.platform.engines.bus.stats()).pending['RECORDS'] ?? 0;
-    if ((now.total >= expected && pending === 0) || Date.now() > deadline) return { ...now, pending };
+    if ((now.rows >= expected && pending === 0) || Date.now() > deadline) return { ...now, pending };
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 function checkExactlyOnce(t: Test, load: Load, after: Stored): void {
-  t.ok(load.acknowledged.length > 0, `${load.acknowledged.length} records acknowledged`);
-  t.comment(`rows before merges: ${after.physical} for ${after.total} records`);
-  t.equal(after.total, load.acknowledged.length, 'events count (FINAL) == acknowledged records');
-  t.equal(after.distinctIds, after.total, 'each event id appears once (FINAL)');
-  t.strictSame(after.duplicated, [], 'no record stored twice');
+  const acknowledged = load.acknowledged.length;
+  t.ok(acknowledged > 0, `${acknowledged} records acknowledged`);
+  t.comment(`on disk: ${after.rows} rows, ${after.ids} distinct ids; a FINAL read sees ${after.final}`);
+  t.equal(after.rows, acknowledged, 'rows on disk (no FINAL) == acknowledged records');
+  t.equal(after.ids, acknowledged, 'distinct event ids == acknowledged records');
+  t.strictSame(after.duplicated.slice(0, 10), [], `no record stored twice on disk (${after.duplicated.length})`);
   const missing = load.acknowledged.filter((m) => !after.markers.has(m));
   t.strictSame(missing.slice(0, 10), [], `every acknowledged record stored (${missing.length} missing)`);
-  const acknowledged = new Set(load.acknowledged);
-  const unexpected = [...after.markers].filter((m) => !acknowledged.has(m));
+  const known = new Set(load.acknowledged);
+  const unexpected = [...after.markers].filter((m) => !known.has(m));
   t.strictSame(unexpected.slice(0, 10), [], `no stored record that was not acknowledged (${unexpected.length})`);
 }
 
@@ -202,14 +215,12 @@ t.test('distributed', { skip }, async (t) => {
     const s = await createStream(p, 'exactly-once-distributed');
     const load = await postLoad(p, s.key, 'd', 24, 25, 8);
     t.strictSame(load.refused, [], 'every request answered 200 (the JetStream publish ack)');
-    const after = await drained(p, s.id, load.acknowledged.length, 12_000);
+    // nats-server 2.9.10 now and then leaves a nak-ed message undelivered until the consumer's ack
+    // wait runs out (60 s here), so the drain may take that long.
+    const after = await drained(p, s.id, load.acknowledged.length, EVENT_WORKER_CONSUMER.ackWaitMs + DRAIN_MARGIN_MS);
     t.ok(worker.crashes() >= 24, `${worker.crashes()} crashes injected`);
+    t.equal(after.pending, 0, 'every nak-ed batch was redelivered and acknowledged');
     checkExactlyOnce(t, load, after);
-    // The rows are all there (each first delivery inserted them before crashing); what remains is
-    // whether every nak-ed message also came back and was acknowledged promptly.
-    t.equal(after.pending, 0, 'every nak-ed batch was redelivered and acknowledged within 12 s', {
-      todo: after.pending === 0 ? false : 'nats-server 2.9.10 now and then leaves a nak-ed message unredelivered until ack_wait (60 s); see the report',
-    });
   });
 
   t.test('a real event-worker process killed with SIGKILL mid-load, then another started', async (t) => {
@@ -250,7 +261,7 @@ t.test('distributed', { skip }, async (t) => {
         if (Date.now() > deadline) throw new Error('the worker never set up its durable consumer');
         await new Promise((r) => setTimeout(r, 50));
       }
-      await jsm.consumers.update('RECORDS', EVENT_WORKER_CONSUMER.durable, { ack_wait: nanos(2000) });
+      await jsm.consumers.update('RECORDS', EVENT_WORKER_CONSUMER.durable, { ack_wait: nanos(SHORT_ACK_WAIT_MS) });
     };
 
     const first = await startWorker();
@@ -268,7 +279,7 @@ t.test('distributed', { skip }, async (t) => {
     let catching = true;
     const loading = postLoad(p, s.key, 'k', requests, 50, 6, (n) => (done = n), () => catching);
     while (done < requests / 5) await new Promise((r) => setTimeout(r, 5));
-    const physical = async (): Promise<number> => (await stored(p, s.id)).physical;
+    const physical = async (): Promise<number> => (await stored(p, s.id)).rows;
     const unackedNow = async (): Promise<number> => (await jsm.consumers.info('RECORDS', EVENT_WORKER_CONSUMER.durable)).num_ack_pending;
     let caught = 0;
     let attempts = 0;
@@ -294,19 +305,19 @@ t.test('distributed', { skip }, async (t) => {
     const exit = await first.exited;
     t.strictSame(exit, { code: null, signal: 'SIGKILL' }, `first worker killed after ${killedAfter} requests (attempt ${attempts})`);
     t.ok(caught > 0, `killed between insert and ack: its rows stored, ${caught} messages unacknowledged`);
-    const storedAtKill = (await stored(p, s.id)).total;
+    const storedAtKill = (await stored(p, s.id)).rows;
     await startWorker();
     await shortenAckWait();
     const load = await loading;
     t.strictSame(load.refused, [], 'the ingress answered 200 to every request (the bus held them)');
 
-    const after = await drained(p, s.id, load.acknowledged.length, 20_000);
+    const after = await drained(p, s.id, load.acknowledged.length, SHORT_ACK_WAIT_MS + DRAIN_MARGIN_MS);
     t.equal(after.pending, 0, 'the bus drained: every message acknowledged');
     // Every delivery takes a consumer sequence number; every message was delivered at least once.
     const consumer = await jsm.consumers.info('RECORDS', EVENT_WORKER_CONSUMER.durable);
     const stream = await jsm.streams.info('RECORDS');
     const redeliveries = consumer.delivered.consumer_seq - stream.state.last_seq;
-    t.comment(`messages: ${stream.state.last_seq}; rows stored at the kill: ${storedAtKill}; redeliveries: ${redeliveries}; rows stored in the end: ${after.total}`);
+    t.comment(`messages: ${stream.state.last_seq}; rows stored at the kill: ${storedAtKill}; redeliveries: ${redeliveries}; rows stored in the end: ${after.rows}`);
     t.ok(redeliveries >= caught, "the killed worker's unacknowledged messages were delivered again");
     checkExactlyOnce(t, load, after);
   });
