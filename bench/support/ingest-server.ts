@@ -2,7 +2,8 @@
  * The platform under the ingestion benchmark, in this child process: all parts in one process on
  * a temporary data directory (chDB + LMDB), with the bus the environment names (in-process, or
  * NATS_URL). Prints {"port","key"} once a stream exists; then answers `count` messages on its IPC
- * channel with the number of event rows stored (on stdout), and `stop` by stopping. Commands do
+ * channel with the event rows of the verification stream (on stdout): on disk (no FINAL), their
+ * distinct ids, and as a FINAL read sees them; and `stop` by stopping. Commands do
  * not come on stdin: the embedded engine would take them for insert data (services/runtime/stdin.ts). Its data directory is OPS_DATA_DIR,
  * which the orchestrator creates and removes (see ingest.bench.ts on why not here).
  */
@@ -31,8 +32,8 @@ const createStream = async (name: string): Promise<{ id: number; key: string }> 
   return (await created.json()) as { id: number; key: string };
 };
 const stream = await createStream('bench');
-// The exact check counts only this stream: the sort key starts with stream_id, so a FINAL read
-// of it stays cheap however many rows the timed runs left behind.
+// The exact check counts only this stream: the sort key starts with stream_id, so its reads (FINAL
+// too) stay cheap however many rows the timed runs left behind.
 const verify = await createStream('verify');
 process.stdout.write(JSON.stringify({ port: platform.port, key: stream.key, verifyKey: verify.key, bus: platform.engines.bus.kind }) + '\n');
 
@@ -46,12 +47,14 @@ for (;;) {
   if (commands.length === 0) await new Promise<void>((resolve) => (wake = resolve));
   const command = commands.shift()!;
   if (command === 'count') {
-    const [row] = await platform.engines.analytics.query<{ n: string; ids: string }>(
-      'SELECT count() AS n, uniqExact(id) AS ids FROM events FINAL WHERE stream_id = {stream:UInt64}',
+    // Rows on disk, not through FINAL: a record stored twice counts twice (issue 13).
+    const [row] = await platform.engines.analytics.query<{ rows: string; ids: string }>(
+      'SELECT count() AS rows, uniqExact(id) AS ids FROM events WHERE stream_id = {stream:UInt64}',
       { stream: verify.id },
     );
+    const [final] = await platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events FINAL WHERE stream_id = {stream:UInt64}', { stream: verify.id });
     const pending = (await platform.engines.bus.stats()).pending['RECORDS'] ?? 0;
-    process.stdout.write(JSON.stringify({ count: Number(row?.n ?? 0), distinctIds: Number(row?.ids ?? 0), pending }) + '\n');
+    process.stdout.write(JSON.stringify({ rows: Number(row?.rows ?? 0), distinctIds: Number(row?.ids ?? 0), finalRows: Number(final?.n ?? 0), pending }) + '\n');
   } else if (command === 'stop') break;
 }
 process.disconnect?.();
