@@ -108,14 +108,27 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
 
   const groupToken = (decoded: Decoded[]): string => createHash('sha256').update(decoded.map((d) => d.batchId).sort().join(',')).digest('hex').slice(0, 32);
 
+  /**
+   * A message delivered before may have been stored in another group, whose token does not cover
+   * it. So is, on JetStream, a message acked just before a nats-server crash: it comes back with
+   * deliveryCount 1. Such messages are checked against the table, by their first row: a message's
+   * rows go in with one insert, one block, so all of them are stored or none.
+   */
+  const mayBeStored = (d: Decoded): boolean => d.message.deliveryCount > 1 || ctx.engines.bus.kind === 'jetstream';
+  const firstLine = (text: string): string => text.slice(0, text.indexOf('\n') + 1);
+  async function unstoredOf(table: RowTable, checked: string[], all: string[]): Promise<string> {
+    const heads = checked.map(firstLine);
+    if (heads.every((h) => h === '')) return all.join('');
+    const left = new Set((await unstoredRows(analytics, table, heads.join(''))).split('\n'));
+    return all.filter((text, i) => text !== '' && (heads[i] === '' || left.has(heads[i]!.slice(0, -1)))).join('');
+  }
+
   /** One insert for every message fetched together; its token names the group (see 0001_events.sql). */
   async function store(decoded: Decoded[]): Promise<Stored> {
     const token = groupToken(decoded);
     try {
-      // A message delivered before may have been stored in another group: only its missing rows go in.
-      const rowsOf = async (d: Decoded, table: RowTable, text: string) => (d.message.deliveryCount > 1 && text.length > 0 ? unstoredRows(analytics, table, text) : text);
-      const events = (await Promise.all(decoded.map((d) => rowsOf(d, 'events', d.rows.events)))).join('');
-      const deadLetters = (await Promise.all(decoded.map((d) => rowsOf(d, 'dead_letters', d.rows.deadLetters)))).join('');
+      const events = await unstoredOf('events', decoded.map((d) => (mayBeStored(d) ? d.rows.events : '')), decoded.map((d) => d.rows.events));
+      const deadLetters = await unstoredOf('dead_letters', decoded.map((d) => (mayBeStored(d) ? d.rows.deadLetters : '')), decoded.map((d) => d.rows.deadLetters));
       if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
       if (deadLetters.length > 0) {
         await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
