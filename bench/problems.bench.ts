@@ -1,0 +1,432 @@
+/**
+ * Problems benchmark (DESIGN §7a, the keyed problem stage): `node --import tsx bench/problems.bench.ts`
+ * (`--quick`: one round of 5 s, for a smoke run).
+ *
+ * NDJSON bodies of 1 000 records, one per CI of 1 000, every record matching a trigger (check=cpu,
+ * CI by the `host` name, resolved by status=ok), each CI's status changing from one body to the
+ * next with probability 0.1 (so about 10 % of the records are state changes); dates advance one
+ * second per body. The same bodies go, in the same run, to a stream without a trigger (`plain`,
+ * the baseline) and to the stream with it (`triggered`), alternating which goes first from round
+ * to round, against (a) the platform all-in-one on its embedded engines (in-process bus, chDB,
+ * LMDB: what `npm start` runs), (b) distributed with JetStream and one event worker process,
+ * (c) the same with two event worker processes. Load from wrk (support/wrk.ts), which is not the
+ * bottleneck: each round also measures wrk with the same script against a bare route that parses
+ * every line (the ceiling).
+ *
+ * Throughput: acknowledged records/s (1 000 × responses under 400, over wrk's duration) and
+ * stored+processed records/s: the event rows of the stream (on disk, no FINAL) once every
+ * acknowledged record is stored and the bus holds nothing (RECORDS and HITS: the problem stage has
+ * drained), over the time from wrk's start to that moment (polled every 200 ms).
+ *
+ * Distributed: nats-server, redis-server (journal and keyed store) and, as ClickHouse, the
+ * test-only chDB-behind-HTTP server (test/support/clickhouse-http-server.ts: no ClickHouse server
+ * can be installed here), all started fresh for each run; the api and ingress parts in one
+ * process (support/problems-server.ts), each event worker in its own (services/event-worker/main.ts,
+ * as `npm run start:event-worker`). Conflicts and redeliveries are the sums over the workers'
+ * /metrics. All processes share the machine's cores with wrk.
+ *
+ * Data directories go under BENCH_DATA_DIR, by default the OS temporary directory (on this
+ * machine the disk, not tmpfs); the results name the file system. Results: bench/results/problems.md.
+ * Benchmarks assert nothing.
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startChild, stopAllChildren, type Child } from './support/child.js';
+import { machineDescription, median } from './support/report.js';
+import { runWrk, stopAllWrk, writeWrkScript, type WrkResult } from './support/wrk.js';
+import { startDistributedServers, type DistributedServers } from './support/distributed-servers.js';
+import { freePort } from '../test/support/free-port.js';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (quick ? 1 : 3));
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? (quick ? 5 : 12));
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 8);
+/**
+ * Bodies per stream and run at most: wrk stops there if the duration has not ended first. With
+ * JetStream the ingress acknowledges at the bus's ack, far faster than the workers store (hundreds
+ * of thousands of records/s), so an uncapped run leaves minutes of backlog to drain.
+ */
+const MAX_BODIES = Number(process.env['BENCH_MAX_BODIES'] ?? 300);
+/** When set, every platform process's stdout and stderr are appended to files there. */
+const LOG_DIR = process.env['BENCH_LOG_DIR'];
+const THREADS = 1;
+const CIS = 1000;
+const TEMPLATES = 100;
+const FLIP = 0.1;
+const TOKEN = 'bench-admin-token-0123456789abcdef';
+const PATH = '/api/public/cl/v1/stream-data';
+type Mode = 'embedded' | 'jetstream-1' | 'jetstream-2';
+const ALL_MODES: Mode[] = ['embedded', 'jetstream-1', 'jetstream-2'];
+const MODES = (process.env['BENCH_MODES'] ? process.env['BENCH_MODES'].split(',') : ALL_MODES) as Mode[];
+type Stream = 'plain' | 'triggered';
+
+const DATA_ROOT = process.env['BENCH_DATA_DIR'] ?? tmpdir();
+const FS_TYPES: Record<number, string> = { 0x01021994: 'tmpfs', 0xef53: 'ext2/3/4', 0x58465342: 'xfs', 0x9123683e: 'btrfs' };
+const dataFileSystem = (): string => {
+  const type = statfsSync(DATA_ROOT).type;
+  return FS_TYPES[type] ?? `file system type 0x${type.toString(16)}`;
+};
+const dirs: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(DATA_ROOT, prefix));
+  dirs.push(dir);
+  return dir;
+};
+
+interface Phase {
+  round: number;
+  mode: Mode;
+  stream: Stream;
+  wrk: WrkResult;
+  acknowledged: number;
+  ackPerSec: number;
+  /** Event rows of the stream at the moment everything acknowledged was stored and the bus was empty. */
+  stored: number;
+  storedPerSec: number;
+  /** Seconds from wrk's end to that moment. */
+  drainSeconds: number;
+  drained: boolean;
+  /** Once settled: rows on disk and distinct ids. */
+  rows: number;
+  ids: number;
+  transitions: number;
+  conflicts: number;
+  redeliveries: number;
+  ingressBatches: number;
+  insertBatches: number;
+  hitsPlaced: number;
+  hitsKnown: number;
+  hitsTooLate: number;
+  journalEntries: number;
+  journalChanges: number;
+  problems: number;
+  openProblems: number;
+  /** Problem rows on disk (no FINAL): every change of a key rewrites the problems of its window. */
+  problemRows: number;
+}
+const phases: Phase[] = [];
+const ceilings: WrkResult[] = [];
+let flipShare = 0;
+
+/** The JSON lines a child writes on stdout, one at a time. */
+function lines(child: Child): () => Promise<string> {
+  let buffer = '';
+  let seen = 0;
+  child.process.stdout!.on('data', (d: Buffer | string) => (buffer += d.toString()));
+  return () =>
+    new Promise((resolve, reject) => {
+      const deadline = Date.now() + 300_000;
+      const poll = (): void => {
+        const all = buffer.split('\n');
+        if (all.length - 1 > seen) return resolve(all[seen++]!);
+        if (Date.now() > deadline || child.process.exitCode !== null) return reject(new Error(`no answer in time: ${child.describe()}`));
+        setTimeout(poll, 10);
+      };
+      poll();
+    });
+}
+
+async function api(port: number, method: string, path: string, json: unknown): Promise<any> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
+    const text = await answer.text();
+    // 503: the control plane is busy (concurrent commits in distributed mode); it asks for a retry.
+    if (answer.status === 503 && attempt < 20) {
+      await new Promise((r) => setTimeout(r, 20 * attempt));
+      continue;
+    }
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
+    return JSON.parse(text);
+  }
+}
+
+/** 1 000 CIs, the two streams and the trigger, through the API. */
+async function install(port: number): Promise<Record<Stream, { id: number; key: string }>> {
+  const wg = await api(port, 'POST', '/api/admin/v1/work-groups', { name: 'hosts' });
+  let next = 0;
+  const creator = async (): Promise<void> => {
+    while (next < CIS) await api(port, 'POST', '/api/public/sm/v2/rsm/config-items', { name: `host-${next++}`, ownerWorkGroup: { id: wg.id } });
+  };
+  await Promise.all(Array.from({ length: 8 }, creator));
+  const plain = await api(port, 'POST', '/api/admin/v1/streams', { name: 'plain' });
+  const triggered = await api(port, 'POST', '/api/admin/v1/streams', { name: 'triggered' });
+  await api(port, 'POST', '/api/admin/v1/triggers', {
+    name: 'cpu',
+    streamIds: [triggered.id],
+    match: [{ field: 'check', op: 'equals', value: 'cpu' }],
+    ci: { by: 'nameField', field: 'host' },
+    priority: { field: 'severity', map: { critical: 1, major: 2, minor: 3 }, default: 4 },
+    resolve: { field: 'status', values: ['ok'] },
+    influence: { value: 50, maxInfluence: false },
+  });
+  return { plain: { id: plain.id, key: plain.key }, triggered: { id: triggered.id, key: triggered.key } };
+}
+
+/** Sums of the figures of interest over the processes' /metrics. */
+async function scrape(ports: number[]): Promise<Record<string, number>> {
+  const sums: Record<string, number> = {};
+  const wanted = /^(problem_stage_transitions_total|problem_stage_conflicts_total|bus_redeliveries|batch_records_count\{stage="(?:ingress|insert)"\}|problem_stage_hits_total\{outcome="[a-z_]+"\}) (\S+)$/;
+  for (const port of ports) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const line of text.split('\n')) {
+      const m = wanted.exec(line);
+      if (m) sums[m[1]!] = (sums[m[1]!] ?? 0) + Number(m[2]);
+    }
+  }
+  return sums;
+}
+
+async function waitReady(port: number, child: Child): Promise<void> {
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (child.process.exitCode !== null || Date.now() > deadline) throw new Error(`not ready: ${child.describe()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Keeps a child's output in BENCH_LOG_DIR, if set. */
+function keepLogs(child: Child, name: string): void {
+  if (!LOG_DIR) return;
+  mkdirSync(LOG_DIR, { recursive: true });
+  const file = join(LOG_DIR, `${name}.log`);
+  child.process.stdout?.on('data', (d: Buffer | string) => appendFileSync(file, d));
+  child.process.stderr?.on('data', (d: Buffer | string) => appendFileSync(file, d));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function platformRun(mode: Mode, round: number, script: string): Promise<void> {
+  const dataDir = tempDir('ops-bench-problems-');
+  const distributed: DistributedServers | undefined = mode === 'embedded' ? undefined : await startDistributedServers(DATA_ROOT);
+  // Embedded: no server named, whatever this shell's environment says.
+  const engines: Record<string, string> = distributed?.env ?? { NATS_URL: '', REDIS_URL: '', CLICKHOUSE_URL: '' };
+  const server = startChild(`platform-${mode}`, 'bench/support/problems-server.ts', { ...engines, OPS_DATA_DIR: dataDir, BENCH_PARTS: mode === 'embedded' ? '' : 'api,ingress' }, { ipc: true });
+  keepLogs(server, `round-${round}-${mode}-platform`);
+  const workers: Array<{ child: Child; port: number }> = [];
+  try {
+    const next = lines(server);
+    const { port } = JSON.parse(await next()) as { port: number };
+    const ask = async <T>(command: unknown): Promise<T> => {
+      server.message(JSON.stringify(command));
+      const answer = JSON.parse(await next()) as T & { error?: string };
+      if (answer.error) throw new Error(`platform: ${answer.error}`);
+      return answer;
+    };
+    for (let k = 0; k < (mode === 'jetstream-2' ? 2 : mode === 'jetstream-1' ? 1 : 0); k++) {
+      const workerPort = await freePort();
+      const child = startChild(`event-worker-${k + 1}`, 'services/event-worker/main.ts', {
+        ...engines,
+        OPS_PORT: String(workerPort),
+        OPS_HOST: '127.0.0.1',
+        OPS_DATA_DIR: tempDir('ops-bench-worker-'),
+        LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+      });
+      keepLogs(child, `round-${round}-${mode}-worker-${k + 1}`);
+      await waitReady(workerPort, child);
+      workers.push({ child, port: workerPort });
+    }
+    const metricPorts = mode === 'embedded' ? [port] : [port, ...workers.map((w) => w.port)];
+    const streams = await install(port);
+    const ids = [streams.plain.id, streams.triggered.id];
+    type Count = { rows: Record<string, number>; pending: Record<string, number>; revision: number };
+    const count = (): Promise<Count> => ask<Count>({ cmd: 'count', streams: ids });
+    // Every process has the trigger and the CIs before the first record.
+    await sleep(1000);
+
+    const order: Stream[] = round % 2 === 1 ? ['plain', 'triggered'] : ['triggered', 'plain'];
+    for (const stream of order) {
+      const id = String(streams[stream].id);
+      const before = await count();
+      const metricsBefore = await scrape(metricPorts);
+      const start = performance.now();
+      const wrk = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams[stream].key}`, script, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS });
+      const wrkEnd = performance.now();
+      const acknowledged = (wrk.requests - wrk.status) * CIS;
+      const rowsOf = (c: Count): number => (c.rows[id] ?? 0) - (before.rows[id] ?? 0);
+      // Stored and processed: every acknowledged record stored, nothing left on the bus.
+      let at = await count();
+      let end = performance.now();
+      let drained = false;
+      for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
+        const empty = (at.pending['RECORDS'] ?? 0) === 0 && (at.pending['HITS'] ?? 0) === 0;
+        if (empty && rowsOf(at) >= acknowledged) {
+          drained = true;
+          break;
+        }
+        await sleep(200);
+        at = await count();
+        end = performance.now();
+      }
+      const stored = rowsOf(at);
+      // Settled (the requests in flight when wrk stopped may still add rows): unchanged over a second.
+      let last = at;
+      for (let same = 0; same < 2; ) {
+        await sleep(500);
+        const now = await count();
+        same = rowsOf(now) === rowsOf(last) && (now.pending['HITS'] ?? 0) === 0 && (now.pending['RECORDS'] ?? 0) === 0 ? same + 1 : 0;
+        last = now;
+      }
+      const final = await ask<{ streams: Record<string, { rows: number; ids: number }>; problems: number; openProblems: number; problemRows: number }>({ cmd: 'final', streams: ids });
+      const journal = await ask<{ entries: number; changes: number }>({ cmd: 'journal', since: before.revision });
+      const m = await scrape(metricPorts);
+      const delta = (name: string): number => (m[name] ?? 0) - (metricsBefore[name] ?? 0);
+      const rowsBefore = before.rows[id] ?? 0;
+      const phase: Phase = {
+        round,
+        mode,
+        stream,
+        wrk,
+        acknowledged,
+        ackPerSec: acknowledged / (wrk.durationUs / 1e6),
+        stored,
+        storedPerSec: stored / ((end - start) / 1000),
+        drainSeconds: (end - wrkEnd) / 1000,
+        drained,
+        rows: (final.streams[id]?.rows ?? 0) - rowsBefore,
+        ids: (final.streams[id]?.ids ?? 0) - rowsBefore,
+        transitions: delta('problem_stage_transitions_total'),
+        conflicts: delta('problem_stage_conflicts_total'),
+        redeliveries: delta('bus_redeliveries'),
+        ingressBatches: delta('batch_records_count{stage="ingress"}'),
+        insertBatches: delta('batch_records_count{stage="insert"}'),
+        hitsPlaced: delta('problem_stage_hits_total{outcome="placed"}'),
+        hitsKnown: delta('problem_stage_hits_total{outcome="known"}'),
+        hitsTooLate: delta('problem_stage_hits_total{outcome="too_late"}'),
+        journalEntries: journal.entries,
+        journalChanges: journal.changes,
+        problems: final.problems,
+        openProblems: final.openProblems,
+        problemRows: final.problemRows,
+      };
+      phases.push(phase);
+      process.stderr.write(
+        `round ${round} ${mode} ${stream}: ${int(phase.ackPerSec)} acknowledged records/s, ${int(phase.storedPerSec)} stored+processed records/s (drained ${phase.drainSeconds.toFixed(1)} s after wrk${drained ? '' : ', NOT DRAINED'}), ` +
+          `${phase.transitions} transitions, ${phase.journalEntries} journal entries / ${phase.journalChanges} changes, ${phase.conflicts} conflicts\n`,
+      );
+    }
+  } finally {
+    for (const w of workers) await w.child.stop(20_000);
+    if (server.process.exitCode === null && server.process.connected) server.message(JSON.stringify({ cmd: 'stop' }));
+    await server.stop(20_000);
+    await distributed?.stop();
+  }
+}
+
+const int = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const ratio = (a: number, b: number): string => (Number.isFinite(a / b) ? (a / b).toFixed(2) : '–');
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg();
+  const scriptDir = tempDir('ops-bench-wrk-');
+  const stop = (): void => {
+    stopAllWrk();
+    void stopAllChildren().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  try {
+    for (let round = 1; round <= ROUNDS; round++) {
+      // Dates from an hour ago, one second per body: a round's bodies stay clear of the next's.
+      const script = join(scriptDir, `round-${round}.lua`);
+      const ceilingScript = join(scriptDir, `round-${round}-ceiling.lua`);
+      const bodies = { cis: CIS, templates: TEMPLATES, flip: FLIP, startSeconds: Math.floor(Date.now() / 1000) - 3600, threads: THREADS };
+      flipShare = writeWrkScript(script, { ...bodies, maxRequestsPerThread: Math.ceil(MAX_BODIES / THREADS) }).flipShare;
+      // The ceiling: the same bodies, for the whole duration.
+      writeWrkScript(ceilingScript, bodies);
+      const bare = startChild('ceiling', 'bench/support/bare-ingest-server.ts');
+      const { port } = JSON.parse(await bare.firstLine(10_000)) as { port: number };
+      ceilings.push(await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=ceiling`, ceilingScript, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS }));
+      await bare.stop();
+      for (const mode of MODES) await platformRun(mode, round, script);
+      process.stderr.write(`round ${round} done\n`);
+    }
+  } finally {
+    stopAllWrk();
+    await stopAllChildren();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+  report(loadAtStart);
+}
+
+function report(loadAtStart: number[]): void {
+  const of = (mode: Mode, stream: Stream): Phase[] => phases.filter((p) => p.mode === mode && p.stream === stream);
+  const med = (list: Phase[], f: (p: Phase) => number): number => median(list.map(f));
+  const ceiling = median(ceilings.map((c) => ((c.requests - c.status) * CIS) / (c.durationUs / 1e6)));
+  const failures = (list: Phase[]): number => list.reduce((n, p) => n + p.wrk.status + p.wrk.connect + p.wrk.read + p.wrk.write + p.wrk.timeout, 0);
+  const rows: string[] = [
+    '| platform | stream | acknowledged records/s | stored+processed records/s | triggered / plain (stored) | drain after load, s | p50 / p99 ms | non-2xx + errors |',
+    '|---|---|--:|--:|--:|--:|--:|--:|',
+    `| ceiling (wrk → bare route parsing every line) | – | ${int(ceiling)} | – | – | – | – | ${ceilings.reduce((n, c) => n + c.status + c.connect + c.read + c.write + c.timeout, 0)} |`,
+  ];
+  for (const mode of MODES) {
+    const plain = of(mode, 'plain');
+    const triggered = of(mode, 'triggered');
+    for (const [stream, list] of [['plain', plain], ['triggered', triggered]] as const) {
+      rows.push(
+        `| ${mode} | ${stream} | ${int(med(list, (p) => p.ackPerSec))} | ${int(med(list, (p) => p.storedPerSec))} | ${stream === 'triggered' ? ratio(med(triggered, (p) => p.storedPerSec), med(plain, (p) => p.storedPerSec)) : ''} | ${med(list, (p) => p.drainSeconds).toFixed(1)} | ${(med(list, (p) => p.wrk.p50Us) / 1000).toFixed(0)} / ${(med(list, (p) => p.wrk.p99Us) / 1000).toFixed(0)} | ${failures(list)} |`,
+      );
+    }
+  }
+  const stored = (mode: Mode): number => med(of(mode, 'triggered'), (p) => p.storedPerSec);
+  const sum = (list: Phase[], f: (p: Phase) => number): number => list.reduce((n, p) => n + f(p), 0);
+  const triggeredAll = phases.filter((p) => p.stream === 'triggered');
+  const jetstream = triggeredAll.filter((p) => p.mode !== 'embedded');
+  const targets: string[] = [];
+  if (MODES.includes('embedded')) {
+    targets.push(`- embedded: triggered ≥ 50 % of untriggered records/s (stored+processed): ${ratio(stored('embedded'), med(of('embedded', 'plain'), (p) => p.storedPerSec))}`);
+  }
+  if (MODES.includes('jetstream-1') && MODES.includes('jetstream-2')) {
+    targets.push(`- JetStream: 2 workers ≥ 1.0× the triggered throughput of 1 (stored+processed): ${ratio(stored('jetstream-2'), stored('jetstream-1'))}`);
+  }
+  if (jetstream.length > 0) {
+    targets.push(`- JetStream: 0 cross-worker conflicts or retries (problem_stage_conflicts_total, bus_redeliveries, summed over the workers, all runs): ${sum(jetstream, (p) => p.conflicts)} conflicts, ${sum(jetstream, (p) => p.redeliveries)} redeliveries`);
+  }
+  targets.push(`- embedded: ${sum(phases.filter((p) => p.mode === 'embedded'), (p) => p.conflicts)} conflicts, ${sum(phases.filter((p) => p.mode === 'embedded'), (p) => p.redeliveries)} redeliveries`);
+  const detail = [
+    '| round | platform | stream | acknowledged records/s | stored+processed records/s | records stored (rows, no FINAL) | distinct ids | ingress batches | insert batches | hits placed / known / too late | CI state transitions | journal entries | journal changes | problems (open) | problem rows on disk | conflicts | redeliveries |',
+    '|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...phases.map(
+      (p) =>
+        `| ${p.round} | ${p.mode} | ${p.stream} | ${int(p.ackPerSec)} | ${int(p.storedPerSec)}${p.drained ? '' : ' (not drained)'} | ${p.rows} | ${p.ids}${p.ids === p.rows ? '' : ' (DUPLICATES)'} | ${p.ingressBatches} | ${p.insertBatches} | ${p.hitsPlaced} / ${p.hitsKnown} / ${p.hitsTooLate} | ${p.transitions} | ${p.journalEntries} | ${p.journalChanges} | ${p.stream === 'triggered' ? `${p.problems} (${p.openProblems})` : ''} | ${p.stream === 'triggered' ? p.problemRows : ''} | ${p.conflicts} | ${p.redeliveries} |`,
+    ),
+  ];
+  const journalNote = triggeredAll.map(
+    (p) =>
+      `- round ${p.round} ${p.mode}: ${p.rows} records in ${p.ingressBatches} ingress batches (${p.insertBatches} insert batches) → ${p.transitions} CI state transitions (${((100 * p.transitions) / Math.max(1, p.rows)).toFixed(1)} % of the records); the journal grew by ${p.journalChanges} changes in ${p.journalEntries} entries (revisions)`,
+  );
+  const text = [
+    '# Problems benchmark (keyed problem stage)',
+    '',
+    `NDJSON bodies of ${CIS} records, one per CI of ${CIS}, every record matching the trigger of the \`triggered\` stream; ${(100 * flipShare).toFixed(1)} % of the records change their CI's status (firing ↔ ok). ` +
+      `The same bodies go to a stream without a trigger (\`plain\`) in the same run, plain first in odd rounds, triggered first in even ones. ` +
+      `Medians over ${ROUNDS} round(s); per stream and run, load for ${SECONDS} s or ${MAX_BODIES} bodies, whichever ends first, over ${CONNECTIONS} connections, from wrk (${THREADS} thread, support/wrk.ts). ` +
+      'Stored+processed: the stream\'s event rows (on disk, no FINAL) once every acknowledged record is stored and the bus is empty (RECORDS and HITS: the problem stage has drained), over the time from the start of the load to that moment. ' +
+      'Embedded: all parts in one process (in-process bus, chDB, LMDB). JetStream: nats-server, redis-server (journal, keyed store) and ClickHouse over HTTP — the test-only chDB-behind-HTTP server, one Node process —, the api and ingress parts in one process and each event worker in its own. Every process shares the machine with wrk.',
+    '',
+    rows.join('\n'),
+    '',
+    '## Targets',
+    ...targets,
+    '',
+    '## Journal growth: CI state transitions, not batches',
+    ...journalNote,
+    '',
+    '## Each run',
+    ...detail,
+    '',
+    '## Machine',
+    ...machineDescription(loadAtStart),
+    `- data directories (platform, nats-server, ClickHouse HTTP) under ${DATA_ROOT} (${dataFileSystem()}); redis-server without persistence`,
+    '',
+  ].join('\n');
+  writeFileSync(new URL('./results/problems.md', import.meta.url), text);
+  process.stdout.write(text);
+}
+
+await main();
