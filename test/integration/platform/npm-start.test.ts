@@ -33,7 +33,7 @@ t.test('first start: health within 30 s, data location logged, admin token print
   t.ok(token, 'the generated admin token is printed');
   const ready = await call(base, 'GET', '/readyz');
   t.equal(ready.status, 200);
-  t.same(Object.keys(ready.body.engines).sort(), ['analytics', 'bus', 'journal']);
+  t.same(Object.keys(ready.body.engines).sort(), ['analytics', 'bus', 'journal', 'problemState']);
   const wg = await call(base, 'POST', '/api/admin/v1/work-groups', { json: { name: 'Persisted' }, headers: { authorization: `Bearer ${token}` } });
   t.equal(wg.status, 201);
   service.child.kill('SIGTERM');
