@@ -33,3 +33,18 @@ export interface KeyedStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Refuses what no store could honour the same way: a key named twice in one batch (which write
+ * would win?), an expected version that is not a whole number ≥ 0, or a value JSON cannot hold.
+ * Both adapters call it before writing anything.
+ */
+export function checkKeyedWrites(writes: readonly KeyedWrite[]): void {
+  const seen = new Set<string>();
+  for (const { key, expected, value } of writes) {
+    if (seen.has(key)) throw new TypeError(`keyed store: the key ${JSON.stringify(key)} is written twice in one batch`);
+    seen.add(key);
+    if (!Number.isSafeInteger(expected) || expected < 0) throw new TypeError(`keyed store: expected version ${expected} of ${JSON.stringify(key)} is not a whole number ≥ 0`);
+    if (value === undefined) throw new TypeError(`keyed store: the value of ${JSON.stringify(key)} is undefined`);
+  }
+}

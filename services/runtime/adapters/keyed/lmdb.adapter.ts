@@ -10,25 +10,10 @@
  */
 import { open } from 'lmdb';
 import type { Logger } from '../../logger.js';
-import type { KeyedPutResult, KeyedRecord, KeyedStore, KeyedWrite } from './keyed-store.port.js';
+import { checkKeyedWrites, type KeyedPutResult, type KeyedRecord, type KeyedStore, type KeyedWrite } from './keyed-store.port.js';
 
 export interface LmdbKeyedStoreConfig {
   path: string;
-}
-
-/**
- * Refuses what no store could honour the same way: a key named twice in one batch (which write
- * would win?), an expected version that is not a whole number ≥ 0, or a value JSON cannot hold.
- * The Redis adapter has the same check (kept apart so neither mode loads the other's client).
- */
-function checkKeyedWrites(writes: readonly KeyedWrite[]): void {
-  const seen = new Set<string>();
-  for (const { key, expected, value } of writes) {
-    if (seen.has(key)) throw new TypeError(`keyed store: the key ${JSON.stringify(key)} is written twice in one batch`);
-    seen.add(key);
-    if (!Number.isSafeInteger(expected) || expected < 0) throw new TypeError(`keyed store: expected version ${expected} of ${JSON.stringify(key)} is not a whole number ≥ 0`);
-    if (value === undefined) throw new TypeError(`keyed store: the value of ${JSON.stringify(key)} is undefined`);
-  }
 }
 
 export async function openLmdbKeyedStore(config: LmdbKeyedStoreConfig, deps: { logger: Logger }): Promise<KeyedStore> {

@@ -14,7 +14,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
 import { redactRedisUrl } from '../journal/redis.adapter.js';
-import type { KeyedPutResult, KeyedRecord, KeyedStore, KeyedWrite } from './keyed-store.port.js';
+import { checkKeyedWrites, type KeyedPutResult, type KeyedRecord, type KeyedStore, type KeyedWrite } from './keyed-store.port.js';
 
 export interface RedisKeyedStoreConfig {
   url: string;
@@ -50,21 +50,6 @@ return conflicts
 interface WithScripts {
   opsKeyedGet(numKeys: number, ...keys: string[]): Promise<[string | null, string | null][]>;
   opsKeyedPut(numKeys: number, ...args: string[]): Promise<number[]>;
-}
-
-/**
- * Refuses what no store could honour the same way: a key named twice in one batch (which write
- * would win?), an expected version that is not a whole number ≥ 0, or a value JSON cannot hold.
- * The LMDB adapter has the same check (kept apart so neither mode loads the other's client).
- */
-function checkKeyedWrites(writes: readonly KeyedWrite[]): void {
-  const seen = new Set<string>();
-  for (const { key, expected, value } of writes) {
-    if (seen.has(key)) throw new TypeError(`keyed store: the key ${JSON.stringify(key)} is written twice in one batch`);
-    seen.add(key);
-    if (!Number.isSafeInteger(expected) || expected < 0) throw new TypeError(`keyed store: expected version ${expected} of ${JSON.stringify(key)} is not a whole number ≥ 0`);
-    if (value === undefined) throw new TypeError(`keyed store: the value of ${JSON.stringify(key)} is undefined`);
-  }
 }
 
 export async function openRedisKeyedStore(config: RedisKeyedStoreConfig, deps: { logger: Logger }): Promise<KeyedStore> {
