@@ -313,7 +313,11 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
     }
   } finally {
     for (const w of workers) await w.child.stop(20_000);
-    if (server.process.exitCode === null && server.process.connected) server.message(JSON.stringify({ cmd: 'stop' }));
+    if (server.process.exitCode === null && server.process.connected) {
+      server.message(JSON.stringify({ cmd: 'stop' }));
+      // Let it exit by itself (a --cpu-prof profile is written only then), SIGTERM only after that.
+      await server.output(20_000).catch(() => undefined);
+    }
     await server.stop(20_000);
     await distributed?.stop();
   }

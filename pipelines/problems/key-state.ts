@@ -93,10 +93,12 @@ export function applyToKey(before: KeyState | undefined, triggerId: number, ciId
   const byHits = place(before, triggerId, ciId, input.hits, known, limits);
   let state = byHits.state;
   const current = state ?? before;
-  if (input.closeAt !== undefined && current?.open) {
+  const closeId = `closed:${triggerId}:${ciId}:${input.closeAt}`;
+  // A close's date follows the key's last hit, so a repeated close is known by its id alone.
+  if (input.closeAt !== undefined && current?.open && !current.hits.some((h) => h.id === closeId)) {
     // After the last hit, so the close sorts last even when it is dated before it.
     const ts = Math.max(input.closeAt, current.open.lastEventAt + 1);
-    const resolve: Hit = { id: `closed:${triggerId}:${ciId}:${input.closeAt}`, ts, resolve: true, priority: current.open.priority, incidents: [] };
+    const resolve: Hit = { id: closeId, ts, resolve: true, priority: current.open.priority, incidents: [] };
     const byClose = place(current, triggerId, ciId, [resolve], known, UNLIMITED);
     if (byClose.state) state = state ? merge(state, byClose.state) : byClose.state;
   }
@@ -106,3 +108,24 @@ export function applyToKey(before: KeyState | undefined, triggerId: number, ciId
 
 /** Every problem the key's last change may have touched: the folded ones and the window's. */
 export const spansToWrite = (state: KeyState): ProblemSpan[] => [...state.folded, ...problemsOf(state, state.triggerId, state.ciId)];
+
+const sameSpan = (a: ProblemSpan, b: ProblemSpan): boolean =>
+  a.start === b.start &&
+  a.end === b.end &&
+  a.lastEventAt === b.lastEventAt &&
+  a.priority === b.priority &&
+  a.incidents.length === b.incidents.length &&
+  a.incidents.every((r, i) => r.connectorId === b.incidents[i]!.connectorId && r.id === b.incidents[i]!.id && r.type === b.incidents[i]!.type);
+
+/**
+ * The problems the change from `before` to `after` created or altered: their rows are the only
+ * ones to write (a hit refreshing an open problem alters one; one on a quiet key, none).
+ */
+export function changedSpans(before: KeyState | undefined, after: KeyState): ProblemSpan[] {
+  if (!before) return spansToWrite(after);
+  const was = new Map(problemsOf(before, before.triggerId, before.ciId).map((p) => [p.id, p]));
+  return spansToWrite(after).filter((span) => {
+    const old = was.get(span.id);
+    return !old || !sameSpan(old, span);
+  });
+}

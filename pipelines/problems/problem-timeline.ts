@@ -60,10 +60,22 @@ export const emptyTimeline = (): KeyTimeline => ({ settledUntil: null, carry: nu
 
 const byTimeThenId = (a: Hit, b: Hit): number => a.ts - b.ts || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/**
+ * The id of the problem each hit would open, once derived: a key's problems are derived again on
+ * every change of the key, and the hash is most of that work. A hit belongs to one key.
+ */
+const openedIds = new WeakMap<Hit, string>();
+
 /** A problem's id: a UUID from its key and its opening record, the same on every worker. */
 export function problemId(triggerId: number, ciId: number, openingHitId: string): string {
   const h = createHash('sha256').update(`${triggerId}:${ciId}:${openingHitId}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function idOpenedBy(hit: Hit, triggerId: number, ciId: number): string {
+  let id = openedIds.get(hit);
+  if (id === undefined) openedIds.set(hit, (id = problemId(triggerId, ciId, hit.id)));
+  return id;
 }
 
 function mergeIncidents(into: IncidentRef[], more: readonly IncidentRef[]): IncidentRef[] {
@@ -75,8 +87,23 @@ function mergeIncidents(into: IncidentRef[], more: readonly IncidentRef[]): Inci
   return out;
 }
 
+/**
+ * The problems last derived from a hits array (hits arrays are never changed once built; a
+ * key's change derives them several times: before, after, and for its rows). The spans are
+ * shared between callers, who only read them.
+ */
+const derived = new WeakMap<readonly Hit[], { carry: ProblemSpan | null; triggerId: number; ciId: number; spans: ProblemSpan[] }>();
+
 /** The problems of a timeline, oldest first (the open one, if any, last). */
 export function problemsOf(timeline: KeyTimeline, triggerId: number, ciId: number): ProblemSpan[] {
+  const memo = derived.get(timeline.hits);
+  if (memo && memo.carry === timeline.carry && memo.triggerId === triggerId && memo.ciId === ciId) return memo.spans.slice();
+  const spans = deriveProblems(timeline, triggerId, ciId);
+  derived.set(timeline.hits, { carry: timeline.carry, triggerId, ciId, spans });
+  return spans.slice();
+}
+
+function deriveProblems(timeline: KeyTimeline, triggerId: number, ciId: number): ProblemSpan[] {
   const spans: ProblemSpan[] = [];
   let open: ProblemSpan | null = timeline.carry ? { ...timeline.carry } : null;
   for (const hit of timeline.hits) {
@@ -87,7 +114,7 @@ export function problemsOf(timeline: KeyTimeline, triggerId: number, ciId: numbe
         open = null;
       }
     } else if (!open) {
-      open = { id: problemId(triggerId, ciId, hit.id), start: hit.ts, end: null, lastEventAt: hit.ts, priority: hit.priority, incidents: [...hit.incidents] };
+      open = { id: idOpenedBy(hit, triggerId, ciId), start: hit.ts, end: null, lastEventAt: hit.ts, priority: hit.priority, incidents: [...hit.incidents] };
     } else {
       open.lastEventAt = hit.ts;
       open.incidents = mergeIncidents(open.incidents, hit.incidents);
@@ -110,34 +137,50 @@ export interface Placed {
   tooLate: number;
 }
 
+/** Where `hit` belongs in `hits` (sorted by time then id): the index of the first hit not before it. */
+function positionOf(hits: readonly Hit[], hit: Hit): number {
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byTimeThenId(hits[mid]!, hit) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Places new hits in the timeline, then folds what fell out of the late window. */
 export function placeHits(timeline: KeyTimeline, hits: readonly Hit[], triggerId: number, ciId: number, limits: TimelineLimits = DEFAULT_LIMITS): Placed {
-  const known = new Set(timeline.hits.map((h) => h.id));
-  let added = 0;
   let tooLate = 0;
-  const next = [...timeline.hits];
+  const fresh: Hit[] = [];
   for (const hit of hits) {
-    if (known.has(hit.id)) continue;
     if (timeline.settledUntil !== null && hit.ts < timeline.settledUntil) {
       tooLate++;
       continue;
     }
-    known.add(hit.id);
-    next.push(hit);
-    added++;
+    // A hit already placed (a redelivery) sits where its date puts it: a hit's date never changes.
+    if (timeline.hits[positionOf(timeline.hits, hit)]?.id === hit.id || fresh.some((h) => h.id === hit.id)) continue;
+    fresh.push(hit);
   }
+  const added = fresh.length;
   const before = problemsOf(timeline, triggerId, ciId);
   if (added === 0) return { timeline, problems: before, removedIds: [], added, tooLate };
-  next.sort(byTimeThenId);
+  fresh.sort(byTimeThenId);
+  const last = timeline.hits[timeline.hits.length - 1];
+  // Telemetry mostly arrives in order: then the new hits only extend the sorted array.
+  const next = !last || byTimeThenId(last, fresh[0]!) < 0 ? timeline.hits.concat(fresh) : [...timeline.hits, ...fresh].sort(byTimeThenId);
   const placed = { ...timeline, hits: next };
   const problems = problemsOf(placed, triggerId, ciId);
   const kept = new Set(problems.map((p) => p.id));
   const removedIds = before.filter((p) => !kept.has(p.id)).map((p) => p.id);
-  return { timeline: settle(placed, triggerId, ciId, limits), problems, removedIds, added, tooLate };
+  return { timeline: settle(placed, problems, triggerId, ciId, limits), problems, removedIds, added, tooLate };
 }
 
-/** Folds the hits older than the late window (or beyond the cap) into settledUntil and carry. */
-function settle(timeline: KeyTimeline, triggerId: number, ciId: number, limits: TimelineLimits): KeyTimeline {
+/**
+ * Folds the hits older than the late window (or beyond the cap) into settledUntil and carry.
+ * `problems`: the timeline's; those after the folded closed ones are the settled timeline's.
+ */
+function settle(timeline: KeyTimeline, problems: ProblemSpan[], triggerId: number, ciId: number, limits: TimelineLimits): KeyTimeline {
   const hits = timeline.hits;
   if (hits.length === 0) return timeline;
   const newest = hits[hits.length - 1]!.ts;
@@ -149,5 +192,9 @@ function settle(timeline: KeyTimeline, triggerId: number, ciId: number, limits: 
   if (cut === 0) return timeline;
   const folded = problemsOf({ ...timeline, hits: hits.slice(0, cut) }, triggerId, ciId);
   const last = folded[folded.length - 1];
-  return { settledUntil: hits[cut]!.ts, carry: last && last.end === null ? last : null, hits: hits.slice(cut) };
+  const carry = last && last.end === null ? last : null;
+  const settled = { settledUntil: hits[cut]!.ts, carry, hits: hits.slice(cut) };
+  // The problems stay the same; the closed ones folded away leave the list.
+  derived.set(settled.hits, { carry, triggerId, ciId, spans: problems.slice(folded.length - (carry ? 1 : 0)) });
+  return settled;
 }

@@ -1,10 +1,10 @@
 /**
  * The event workers' side of the keyed stage (DESIGN §7a): trigger hits grouped by the partition
- * of their key, one bus message per partition. Resolves once every message is durably on the
+ * of their key, one bus message per partition (or several, each under the bus's size limit). Resolves once every message is durably on the
  * bus (in-process: once the key's owner has written its problems), so the records that made the
  * hits may be acked then.
  */
-import { encodeHits, type KeyClose } from '../../pipelines/problems/hit-envelope.js';
+import { encodeHitChunks, encodeHits, type KeyClose } from '../../pipelines/problems/hit-envelope.js';
 import { partitionOf } from '../../pipelines/problems/partition.js';
 import type { KeyedHit } from '../../pipelines/problems/trigger-match.js';
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
@@ -17,7 +17,10 @@ export interface HitsPublisher {
   close(closes: readonly KeyClose[]): Promise<void>;
 }
 
-export function createHitsPublisher(bus: Bus, partitions: number): HitsPublisher {
+/** Half of NATS's default max_payload (1 MB): room for headers and a server set lower. */
+export const MAX_HITS_MESSAGE_BYTES = 512 * 1024;
+
+export function createHitsPublisher(bus: Bus, partitions: number, maxMessageBytes = MAX_HITS_MESSAGE_BYTES): HitsPublisher {
   return {
     async publish(hits, batchId) {
       const byPartition = new Map<number, KeyedHit[]>();
@@ -27,8 +30,12 @@ export function createHitsPublisher(bus: Bus, partitions: number): HitsPublisher
         if (!group) byPartition.set(p, (group = []));
         group.push(hit);
       }
+      // A partition's chunks in order, one after another; the partitions side by side.
       await Promise.all(
-        [...byPartition].map(([p, group]) => bus.publish(hitsSubject(p), encodeHits({ hits: group, closes: [] }), { msgId: `hits:${batchId}:${p}` })),
+        [...byPartition].map(async ([p, group]) => {
+          const chunks = encodeHitChunks(group, maxMessageBytes);
+          for (let i = 0; i < chunks.length; i++) await bus.publish(hitsSubject(p), chunks[i]!, { msgId: `hits:${batchId}:${p}:${i}` });
+        }),
       );
     },
     async close(closes) {

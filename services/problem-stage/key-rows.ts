@@ -1,11 +1,15 @@
 /** The `problems` rows of a key's state (0002_problems.sql), with what the platform knows now. */
 import { deletedProblemRow, problemRow, type ProblemRow, type RowContext } from '../../pipelines/problems/problem-row.js';
 import { spansToWrite, type KeyState } from '../../pipelines/problems/key-state.js';
+import type { ProblemSpan } from '../../pipelines/problems/problem-timeline.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 
-/** `version`: the key's version in the keyed store; `gone`: ids to hide besides the state's own. */
-export function rowsOfKey(model: PlatformModel, state: KeyState, version: number, now: number, gone: readonly string[] = []): ProblemRow[] {
+/**
+ * `version`: the key's version in the keyed store; `spans`: the problems to write (by default all
+ * the last change may have touched); `gone`: ids to hide besides the state's own.
+ */
+export function rowsOfKey(model: PlatformModel, state: KeyState, version: number, now: number, spans: readonly ProblemSpan[] = spansToWrite(state), gone: readonly string[] = []): ProblemRow[] {
   const trigger = model.slices.triggers.triggers.get(state.triggerId);
   const ctx: RowContext = {
     triggerId: state.triggerId,
@@ -17,7 +21,6 @@ export function rowsOfKey(model: PlatformModel, state: KeyState, version: number
     underMaintenance: (start, end) => maintenanceIntervals(model, state.ciId, start, end).length > 0,
     now,
   };
-  const spans = spansToWrite(state);
   const written = new Set(spans.map((s) => s.id));
   const hidden = [...new Set([...state.removedIds, ...gone])].filter((id) => !written.has(id));
   return [...spans.map((span) => problemRow(span, ctx)), ...hidden.map((id) => deletedProblemRow(id, ctx))];

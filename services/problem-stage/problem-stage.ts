@@ -18,7 +18,8 @@
  */
 import type { KeyClose } from '../../pipelines/problems/hit-envelope.js';
 import { decodeHits } from '../../pipelines/problems/hit-envelope.js';
-import { applyToKey, spansToWrite, type KeyState, type TriggerFacts } from '../../pipelines/problems/key-state.js';
+import { applyToKey, changedSpans, spansToWrite, type KeyState, type TriggerFacts } from '../../pipelines/problems/key-state.js';
+import { packKeyState, unpackKeyState, type PackedKeyState } from '../../pipelines/problems/key-state-codec.js';
 import { problemKeyOf } from '../../pipelines/problems/partition.js';
 import type { ProblemRow } from '../../pipelines/problems/problem-row.js';
 import type { Hit } from '../../pipelines/problems/problem-timeline.js';
@@ -38,6 +39,11 @@ export const HITS_ACK_WAIT_MS = 30_000;
 const PULL_WAIT_MS = 500;
 const RETRY_MS = 1000;
 const MAX_ATTEMPTS = 8;
+/**
+ * Key states an owner keeps decoded (about 25 KB each at most): its partitions' keys, read again
+ * from the store only when another owner wrote them since (the store compares versions).
+ */
+const CACHED_KEYS = 50_000;
 
 export const partitionConsumer = (partition: number): ConsumerSpec => ({
   stream: HITS_STREAM.name,
@@ -103,21 +109,37 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
   const { controlPlane, metrics, logger } = ctx;
   const model = controlPlane.model;
   const log = logger.child({ component: 'problem-stage' });
+  const cache = new Map<string, KeyedRecord<PackedKeyState>>();
+  /** The states behind the packed values this owner holds (read or written), not unpacked again. */
+  const unpacked = new WeakMap<PackedKeyState, KeyState>();
+  const remember = (key: string, version: number, value: PackedKeyState, state: KeyState): void => {
+    unpacked.set(value, state);
+    cache.delete(key);
+    cache.set(key, { version, value });
+    if (cache.size > CACHED_KEYS) cache.delete(cache.keys().next().value!);
+  };
+  const stateOf = (packed: PackedKeyState): KeyState => {
+    let state = unpacked.get(packed);
+    if (!state) unpacked.set(packed, (state = unpackKeyState(packed)));
+    return state;
+  };
 
   /** One attempt: false when another owner wrote one of the keys first. */
   async function attempt(work: Map<string, KeyWork>, dirty: Map<string, Set<string>>): Promise<boolean> {
     const keys = [...work.keys()];
-    const stored = await keyed.get<KeyState>(keys);
+    const stored = await keyed.get<PackedKeyState>(keys, cache);
     const now = ctx.now();
     const rows: ProblemRow[] = [];
     const changes: JournalChange[] = [];
-    const writes: Array<KeyedWrite<KeyState>> = [];
+    const writes: Array<KeyedWrite<PackedKeyState>> = [];
+    const next = new Map<string, KeyState>();
     const written = new Map<string, Set<string>>();
     let placed = 0;
     let tooLate = 0;
     let known = 0;
     for (const [key, w] of work) {
-      const before: KeyedRecord<KeyState> | undefined = stored.get(key);
+      const found = stored.get(key);
+      const before: KeyedRecord<KeyState> | undefined = found && { version: found.version, value: stateOf(found.value) };
       const outcome = applyToKey(before?.value, w.triggerId, w.ciId, { hits: w.hits, ...(w.closeAt === undefined ? {} : { closeAt: w.closeAt }) }, factsOf(model, w.triggerId));
       placed += outcome.placed;
       tooLate += outcome.tooLate;
@@ -127,12 +149,15 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       const state = outcome.state ?? (rewrite ? before?.value : undefined);
       if (state) {
         const version = outcome.state ? (before?.version ?? 0) + 1 : before!.version;
-        const keyRows = rowsOfKey(model, state, version, now, gone);
-        rows.push(...keyRows);
-        written.set(key, new Set(spansToWrite(state).map((s) => s.id)));
+        const spans = rewrite ? spansToWrite(state) : changedSpans(before?.value, state);
+        rows.push(...rowsOfKey(model, state, version, now, spans, gone));
+        written.set(key, new Set(spans.map((s) => s.id)));
         if (outcome.transition || rewrite) changes.push({ key: summaryKey(w.triggerId, w.ciId), value: summaryOf(state, version) });
         if (outcome.transition) metrics.problemTransitions.inc();
-        if (outcome.state) writes.push({ key, expected: before?.version ?? 0, value: outcome.state });
+        if (outcome.state) {
+          writes.push({ key, expected: before?.version ?? 0, value: packKeyState(outcome.state) });
+          next.set(key, outcome.state);
+        }
       }
       const pending = model.slices.problems.pendingCloses.get(pendingCloseKey(w.triggerId, w.ciId));
       if (w.closeAt !== undefined && pending && pending.at >= w.closeAt) changes.push({ key: pendingCloseKey(w.triggerId, w.ciId), value: null });
@@ -141,6 +166,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     await controlPlane.record(changes);
     const put = writes.length > 0 ? await keyed.put(writes) : ({ ok: true } as const);
     if (put.ok) {
+      for (const w of writes) remember(w.key, w.expected + 1, w.value, next.get(w.key)!);
       metrics.problemHits.inc({ outcome: 'placed' }, placed);
       if (known > 0) metrics.problemHits.inc({ outcome: 'known' }, known);
       if (tooLate > 0) {
@@ -150,6 +176,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       return true;
     }
     metrics.problemConflicts.inc(put.conflicts.length);
+    for (const key of put.conflicts) cache.delete(key);
     log.warn({ conflicts: put.conflicts.length }, 'another owner wrote these problem keys first; recomputing');
     // What this attempt wrote for them must be superseded by what the next one writes.
     for (const key of put.conflicts) {

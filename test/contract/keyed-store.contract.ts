@@ -135,6 +135,20 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
     for (const handle of [store, other]) t.same(Object.fromEntries(await handle.get(['k'])), { k: { version: 3, value: `attempt ${winners[0]}` } });
   });
 
+  withStore('a known record whose version is still stored is returned as it is; a stale one is read again', async (t, { store, openAnother, track }) => {
+    await store.put([{ key: 'a', expected: 0, value: { n: 1 } }, { key: 'b', expected: 0, value: { n: 1 } }]);
+    const first = await store.get<{ n: number }>(['a', 'b']);
+    const known = new Map(first);
+    t.equal((await store.get(['a', 'b'], known)).get('a'), known.get('a'), 'the very record given, not a copy');
+
+    const other = track(await openAnother());
+    t.same(await other.put([{ key: 'b', expected: 1, value: { n: 2 } }]), { ok: true });
+    const again = await store.get(['a', 'b', 'c'], new Map([...known, ['c', { version: 4, value: { n: 9 } }]]));
+    t.equal(again.get('a'), known.get('a'), 'unchanged: the known record');
+    t.same(again.get('b'), { version: 2, value: { n: 2 } }, "another handle's write is read, not the stale known value");
+    t.notOk(again.has('c'), 'a key known to the caller but absent from the store is absent');
+  });
+
   withStore('2 000 keys in one put and one get', async (t, { store }) => {
     const keys = Array.from({ length: 2000 }, (_, i) => `trigger:${i % 40}:ci:${i}`);
     t.same(await store.put(keys.map((key, i) => ({ key, expected: 0, value: { i, key } }))), { ok: true });

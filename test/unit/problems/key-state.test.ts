@@ -1,7 +1,7 @@
 /** One (trigger, CI) key of the keyed problem stage (DESIGN §7a) as a pure step, and its rows. */
 import t from 'tap';
 import type { Test } from 'tap';
-import { applyToKey, spansToWrite, type KeyInput, type KeyState, type TriggerFacts } from '../../../pipelines/problems/key-state.js';
+import { applyToKey, changedSpans, spansToWrite, type KeyInput, type KeyState, type TriggerFacts } from '../../../pipelines/problems/key-state.js';
 import { problemId, type Hit, type PriorityNumber, type TimelineLimits } from '../../../pipelines/problems/problem-timeline.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { rowsOfKey } from '../../../services/problem-stage/key-rows.js';
@@ -252,7 +252,7 @@ t.test('a problem removed and then back is not written as deleted, even when an 
   t.same(s3.removedIds, [], 'b is live again');
   const unknown = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
   t.same(
-    rowsOfKey(rowModel(), s3, 3, at(26), [idOf('b'), unknown]).map((r) => [r.id, r.is_deleted, r.version]),
+    rowsOfKey(rowModel(), s3, 3, at(26), spansToWrite(s3), [idOf('b'), unknown]).map((r) => [r.id, r.is_deleted, r.version]),
     [
       [idOf('a'), 0, 3],
       [idOf('b'), 0, 3],
@@ -299,4 +299,26 @@ const rowShape = (r: { id: string; is_deleted: number; date_start: string; date_
   date_start: r.date_start,
   date_end: r.date_end,
   version: r.version,
+});
+
+t.test('only the problems a change created or altered are written: a refresh one, a quiet key none', async (t) => {
+  const first = apply(undefined, [opening('a', 10), resolving('b', 20), opening('c', 30)], FACTS).state!;
+  t.same(changedSpans(undefined, first).map((s) => s.id), [idOf('a'), idOf('c')], 'a new key: all its problems');
+  const refreshed = apply(first, [opening('d', 31)], FACTS).state!;
+  t.same(changedSpans(first, refreshed).map((s) => [s.id, s.lastEventAt]), [[idOf('c'), at(31)]], 'the open one, refreshed');
+  const closed = apply(refreshed, [resolving('e', 40), resolving('f', 41)], FACTS).state!;
+  t.same(changedSpans(refreshed, closed).map((s) => [s.id, s.end]), [[idOf('c'), at(40)]], 'closed');
+  const quiet = apply(closed, [resolving('g', 42)], FACTS).state!;
+  t.same(changedSpans(closed, quiet), [], 'another resolve on a closed key changes no problem');
+  const split = apply(quiet, [resolving('h', 15)], FACTS).state!;
+  t.same(changedSpans(quiet, split).map((s) => [s.id, s.end]), [[idOf('a'), at(15)]], 'a late resolve ends an old problem earlier');
+});
+
+t.test('a repeated close changes nothing, even after a later hit opened a new problem', async (t) => {
+  const open = apply(undefined, [opening('a', 10)], FACTS).state!;
+  const closed = apply(open, closing(12), FACTS).state!;
+  const reopened = apply(closed, [opening('b', 20)], FACTS).state!;
+  t.ok(reopened.open, 'open again');
+  const again = apply(reopened, closing(12), FACTS);
+  t.equal(again.state, undefined, 'the close is known by its id');
 });

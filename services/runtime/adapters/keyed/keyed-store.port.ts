@@ -26,8 +26,12 @@ export type KeyedPutResult = { ok: true } | { ok: false; conflicts: string[] };
 
 export interface KeyedStore {
   readonly kind: 'lmdb' | 'redis';
-  /** The records of `keys` that exist, by key. */
-  get<V = unknown>(keys: readonly string[]): Promise<Map<string, KeyedRecord<V>>>;
+  /**
+   * The records of `keys` that exist, by key. `known`: records the caller already holds (an
+   * owner's cache); where the stored version is still the known one, the known record is
+   * returned as it is and the stored value is neither read nor decoded.
+   */
+  get<V = unknown>(keys: readonly string[], known?: ReadonlyMap<string, KeyedRecord<V>>): Promise<Map<string, KeyedRecord<V>>>;
   /** All writes, atomically, when every key still has its expected version; else none. */
   put<V = unknown>(writes: readonly KeyedWrite<V>[]): Promise<KeyedPutResult>;
   ping(): Promise<void>;

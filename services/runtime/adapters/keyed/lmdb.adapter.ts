@@ -1,8 +1,10 @@
 /**
  * The embedded keyed store (DESIGN §7a): one LMDB environment on disk with one sub-database,
- * `keyed` (key → `{ version, value }` as JSON). A put is one synchronous write transaction that
- * checks every key's version before writing any, so a batch is all-or-nothing and durable when
- * the promise resolves; a get reads every key from one snapshot.
+ * `entries`, holding each value (msgpack) under its key with LMDB's own entry version, so a
+ * version can be checked without decoding the value. A put is one write transaction that checks
+ * every key's version before writing any, so a batch is all-or-nothing; it resolves once the
+ * transaction is committed and flushed to disk, which LMDB does off the main thread. A get reads
+ * every key from one snapshot.
  *
  * Several processes (or several handles in one process) may open the same path: LMDB serialises
  * writers with its own lock, so two owners racing on one key meet a conflict, not a lost write.
@@ -24,7 +26,7 @@ export async function openLmdbKeyedStore(config: LmdbKeyedStoreConfig, deps: { l
   const root = open({ path: config.path, maxDbs: 2 });
   let db: ReturnType<typeof openDb>;
   function openDb() {
-    return root.openDB<KeyedRecord, string>({ name: 'keyed', encoding: 'json' });
+    return root.openDB<unknown, string>({ name: 'entries', useVersions: true });
   }
   try {
     db = openDb();
@@ -38,11 +40,13 @@ export async function openLmdbKeyedStore(config: LmdbKeyedStoreConfig, deps: { l
   const ensureOpen = (): void => {
     if (closed) throw new Error('the LMDB keyed store is closed');
   };
+  /** The stored version of `key` is `version` (0: there is no record). */
+  const hasVersion = (key: string, version: number): boolean => (version === 0 ? !db.doesExist(key) : db.doesExist(key, version));
 
   return {
     kind: 'lmdb',
 
-    async get<V = unknown>(keys: readonly string[]): Promise<Map<string, KeyedRecord<V>>> {
+    async get<V = unknown>(keys: readonly string[], known?: ReadonlyMap<string, KeyedRecord<V>>): Promise<Map<string, KeyedRecord<V>>> {
       ensureOpen();
       const found = new Map<string, KeyedRecord<V>>();
       if (keys.length === 0) return found;
@@ -52,8 +56,13 @@ export async function openLmdbKeyedStore(config: LmdbKeyedStoreConfig, deps: { l
       const txn = root.useReadTransaction();
       try {
         for (const key of keys) {
-          const record = db.get(key, { transaction: txn }) as KeyedRecord<V> | undefined;
-          if (record !== undefined) found.set(key, { version: record.version, value: record.value });
+          const cached = known?.get(key);
+          if (cached && hasVersion(key, cached.version)) {
+            found.set(key, cached);
+            continue;
+          }
+          const entry = db.getEntry(key, { transaction: txn });
+          if (entry !== undefined) found.set(key, { version: entry.version ?? 0, value: entry.value as V });
         }
       } finally {
         txn.done();
@@ -65,17 +74,19 @@ export async function openLmdbKeyedStore(config: LmdbKeyedStoreConfig, deps: { l
       ensureOpen();
       checkKeyedWrites(writes);
       if (writes.length === 0) return { ok: true };
-      return root.transactionSync((): KeyedPutResult => {
-        const conflicts = writes.filter(({ key, expected }) => (db.get(key)?.version ?? 0) !== expected).map((w) => w.key);
+      // The callback runs inside the write transaction (checks and writes see one state); the
+      // commit and its flush to disk happen on LMDB's writer thread.
+      return root.transaction((): KeyedPutResult => {
+        const conflicts = writes.filter(({ key, expected }) => !hasVersion(key, expected)).map((w) => w.key);
         if (conflicts.length > 0) return { ok: false, conflicts };
-        for (const { key, expected, value } of writes) db.putSync(key, { version: expected + 1, value });
+        for (const { key, expected, value } of writes) void db.put(key, value, expected + 1);
         return { ok: true };
       });
     },
 
     async ping(): Promise<void> {
       ensureOpen();
-      db.get('ping');
+      db.doesExist('ping');
     },
 
     async close(): Promise<void> {

@@ -22,10 +22,16 @@ export interface RedisKeyedStoreConfig {
   keyPrefix?: string;
 }
 
-/** KEYS: the records; returns `{v, d}` per key (nil fields for an absent record). */
+/**
+ * KEYS: the records; ARGV: the version the caller knows of each (0: none). Returns `{v, d}` per
+ * key: nil fields for an absent record, `d` left out where `v` is the known version.
+ */
 const GET_LUA = `
 local out = {}
-for i = 1, #KEYS do out[i] = redis.call('HMGET', KEYS[i], 'v', 'd') end
+for i = 1, #KEYS do
+  local v = redis.call('HGET', KEYS[i], 'v')
+  if v and v ~= ARGV[i] then out[i] = { v, redis.call('HGET', KEYS[i], 'd') } else out[i] = { v } end
+end
 return out
 `;
 
@@ -48,7 +54,7 @@ return conflicts
 `;
 
 interface WithScripts {
-  opsKeyedGet(numKeys: number, ...keys: string[]): Promise<[string | null, string | null][]>;
+  opsKeyedGet(numKeys: number, ...args: string[]): Promise<[string | null, (string | null)?][]>;
   opsKeyedPut(numKeys: number, ...args: string[]): Promise<number[]>;
 }
 
@@ -82,14 +88,17 @@ export async function openRedisKeyedStore(config: RedisKeyedStoreConfig, deps: {
   return {
     kind: 'redis',
 
-    async get<V = unknown>(keys: readonly string[]): Promise<Map<string, KeyedRecord<V>>> {
+    async get<V = unknown>(keys: readonly string[], known?: ReadonlyMap<string, KeyedRecord<V>>): Promise<Map<string, KeyedRecord<V>>> {
       ensureOpen();
       const found = new Map<string, KeyedRecord<V>>();
       if (keys.length === 0) return found;
-      const replies = await scripts.opsKeyedGet(keys.length, ...keys.map((key) => prefix + key));
+      const knownVersions = keys.map((key) => String(known?.get(key)?.version ?? 0));
+      const replies = await scripts.opsKeyedGet(keys.length, ...keys.map((key) => prefix + key), ...knownVersions);
       keys.forEach((key, i) => {
         const [version, json] = replies[i] ?? [];
-        if (version != null && json != null) found.set(key, { version: Number(version), value: JSON.parse(json) as V });
+        if (version == null) return;
+        if (json != null) found.set(key, { version: Number(version), value: JSON.parse(json) as V });
+        else found.set(key, known!.get(key)!);
       });
       return found;
     },
