@@ -1,8 +1,11 @@
 /**
- * The bus message of the keyed problem stage (DESIGN §7a), one per partition and batch: the
- * trigger hits of its keys, and closes of keys whose CI or trigger is gone. JSON: it is written
- * and read only by the platform's own processes, of the same version.
+ * The bus message of the keyed problem stage (DESIGN §7a), one per partition and batch (or more,
+ * each under the bus's size limit): the trigger hits of its keys, each key's in the order they
+ * came, and closes of keys whose CI or trigger is gone. JSON, one array per key, so encoding and
+ * decoding are mostly the engine's own JSON; it is written and read only by the platform's own
+ * processes, of the same version.
  */
+import type { Hit } from './problem-timeline.js';
 import type { KeyedHit } from './trigger-match.js';
 
 export interface KeyClose {
@@ -11,40 +14,83 @@ export interface KeyClose {
   at: number;
 }
 
+/** One key's hits in a message, in the order they came. */
+export interface KeyHits {
+  triggerId: number;
+  ciId: number;
+  hits: Hit[];
+}
+
 export interface HitsEnvelope {
-  hits: KeyedHit[];
+  keys: KeyHits[];
   closes: KeyClose[];
 }
 
-export const encodeHits = (envelope: HitsEnvelope): Uint8Array => Buffer.from(JSON.stringify(envelope));
+type WireKey = [triggerId: number, ciId: number, hits: Hit[]];
+
+const wireKey = (k: KeyHits): string => JSON.stringify([k.triggerId, k.ciId, k.hits] satisfies WireKey);
+
+export const encodeHits = (envelope: HitsEnvelope): Uint8Array =>
+  Buffer.from(`{"keys":[${envelope.keys.map(wireKey).join(',')}],"closes":${JSON.stringify(envelope.closes)}}`);
+
+/** The hits grouped by key, each key's in the order given; keys in the order they first appear. */
+export function byKey(hits: readonly KeyedHit[]): KeyHits[] {
+  const keys = new Map<number, Map<number, KeyHits>>();
+  const out: KeyHits[] = [];
+  for (const { triggerId, ciId, hit } of hits) {
+    let ofTrigger = keys.get(triggerId);
+    if (!ofTrigger) keys.set(triggerId, (ofTrigger = new Map()));
+    let key = ofTrigger.get(ciId);
+    if (!key) {
+      ofTrigger.set(ciId, (key = { triggerId, ciId, hits: [] }));
+      out.push(key);
+    }
+    key.hits.push(hit);
+  }
+  return out;
+}
+
+/** A key's entry, or its hits split in order over several when one would pass `maxBytes`. */
+function entriesOf(key: KeyHits, maxBytes: number): string[] {
+  const json = wireKey(key);
+  if (Buffer.byteLength(json) <= maxBytes || key.hits.length === 1) return [json];
+  const half = key.hits.length >> 1;
+  return [...entriesOf({ ...key, hits: key.hits.slice(0, half) }, maxBytes), ...entriesOf({ ...key, hits: key.hits.slice(half) }, maxBytes)];
+}
 
 /**
  * The hits as envelopes of at most `maxBytes` each (a bus refuses larger messages: NATS's
- * max_payload is 1 MB by default), in the order given. A single hit over the bound goes alone.
+ * max_payload is 1 MB by default). A key's hits keep their order across the envelopes, which
+ * must be handled in order; a single hit over the bound goes alone.
  */
 export function encodeHitChunks(hits: readonly KeyedHit[], maxBytes: number): Uint8Array[] {
-  const head = '{"hits":[';
+  const head = '{"keys":[';
   const tail = '],"closes":[]}';
+  const budget = maxBytes - head.length - tail.length;
   const chunks: Uint8Array[] = [];
   let parts: string[] = [];
-  let bytes = head.length + tail.length;
+  let bytes = 0;
   const flush = (): void => {
     if (parts.length > 0) chunks.push(Buffer.from(head + parts.join(',') + tail));
     parts = [];
-    bytes = head.length + tail.length;
+    bytes = 0;
   };
-  for (const hit of hits) {
-    const json = JSON.stringify(hit);
-    const size = Buffer.byteLength(json) + 1;
-    if (parts.length > 0 && bytes + size > maxBytes) flush();
-    parts.push(json);
-    bytes += size;
+  for (const key of byKey(hits)) {
+    for (const entry of entriesOf(key, budget)) {
+      const size = Buffer.byteLength(entry) + 1;
+      if (parts.length > 0 && bytes + size > budget) flush();
+      parts.push(entry);
+      bytes += size;
+    }
   }
   flush();
   return chunks;
 }
 
 export function decodeHits(data: Uint8Array): HitsEnvelope {
-  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as Partial<HitsEnvelope>;
-  return { hits: parsed.hits ?? [], closes: parsed.closes ?? [] };
+  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as { keys?: WireKey[]; closes?: KeyClose[] };
+  return {
+    keys: (parsed.keys ?? []).map(([triggerId, ciId, hits]) => ({ triggerId, ciId, hits })),
+    closes: parsed.closes ?? [],
+  };
 }

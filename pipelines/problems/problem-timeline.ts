@@ -104,24 +104,39 @@ export function problemsOf(timeline: KeyTimeline, triggerId: number, ciId: numbe
 }
 
 function deriveProblems(timeline: KeyTimeline, triggerId: number, ciId: number): ProblemSpan[] {
-  const spans: ProblemSpan[] = [];
-  let open: ProblemSpan | null = timeline.carry ? { ...timeline.carry } : null;
-  for (const hit of timeline.hits) {
+  return continueProblems([], timeline.carry, timeline.hits, triggerId, ciId);
+}
+
+/**
+ * `spans` (closed, oldest first) and `open` (the problem open before `hits`, if any), carried on
+ * through `hits`; neither is changed, the open one is copied.
+ */
+function continueProblems(spans: ProblemSpan[], open: ProblemSpan | null, hits: readonly Hit[], triggerId: number, ciId: number): ProblemSpan[] {
+  let current = open ? { ...open } : null;
+  for (const hit of hits) {
     if (hit.resolve) {
-      if (open) {
-        open.end = hit.ts;
-        spans.push(open);
-        open = null;
+      if (current) {
+        current.end = hit.ts;
+        spans.push(current);
+        current = null;
       }
-    } else if (!open) {
-      open = { id: idOpenedBy(hit, triggerId, ciId), start: hit.ts, end: null, lastEventAt: hit.ts, priority: hit.priority, incidents: [...hit.incidents] };
+    } else if (!current) {
+      current = { id: idOpenedBy(hit, triggerId, ciId), start: hit.ts, end: null, lastEventAt: hit.ts, priority: hit.priority, incidents: [...hit.incidents] };
     } else {
-      open.lastEventAt = hit.ts;
-      open.incidents = mergeIncidents(open.incidents, hit.incidents);
+      current.lastEventAt = hit.ts;
+      current.incidents = mergeIncidents(current.incidents, hit.incidents);
     }
   }
-  if (open) spans.push(open);
+  if (current) spans.push(current);
   return spans;
+}
+
+/** The problems of hits that extend `timeline`'s (all after its last): its own, carried on. */
+function extendedProblems(timeline: KeyTimeline, fresh: readonly Hit[], triggerId: number, ciId: number): ProblemSpan[] {
+  const spans = problemsOf(timeline, triggerId, ciId);
+  const last = spans[spans.length - 1];
+  const open = last && last.end === null ? spans.pop()! : null;
+  return continueProblems(spans, open, fresh, triggerId, ciId);
 }
 
 export interface Placed {
@@ -167,9 +182,14 @@ export function placeHits(timeline: KeyTimeline, hits: readonly Hit[], triggerId
   if (added === 0) return { timeline, problems: before, removedIds: [], added, tooLate };
   fresh.sort(byTimeThenId);
   const last = timeline.hits[timeline.hits.length - 1];
-  // Telemetry mostly arrives in order: then the new hits only extend the sorted array.
-  const next = !last || byTimeThenId(last, fresh[0]!) < 0 ? timeline.hits.concat(fresh) : [...timeline.hits, ...fresh].sort(byTimeThenId);
-  const placed = { ...timeline, hits: next };
+  let placed: KeyTimeline;
+  if (!last || byTimeThenId(last, fresh[0]!) < 0) {
+    // Telemetry mostly arrives in order: then the new hits only extend the hits and the problems.
+    placed = { ...timeline, hits: timeline.hits.concat(fresh) };
+    derived.set(placed.hits, { carry: timeline.carry, triggerId, ciId, spans: extendedProblems(timeline, fresh, triggerId, ciId) });
+  } else {
+    placed = { ...timeline, hits: [...timeline.hits, ...fresh].sort(byTimeThenId) };
+  }
   const problems = problemsOf(placed, triggerId, ciId);
   const kept = new Set(problems.map((p) => p.id));
   const removedIds = before.filter((p) => !kept.has(p.id)).map((p) => p.id);

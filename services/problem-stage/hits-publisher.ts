@@ -41,7 +41,7 @@ export function createHitsPublisher(bus: Bus, partitions: number, maxMessageByte
     async close(closes) {
       await Promise.all(
         closes.map((c) =>
-          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ hits: [], closes: [c] }), { msgId: `close:${c.triggerId}:${c.ciId}:${c.at}` }),
+          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ keys: [], closes: [c] }), { msgId: `close:${c.triggerId}:${c.ciId}:${c.at}` }),
         ),
       );
     },

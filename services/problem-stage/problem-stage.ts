@@ -77,7 +77,10 @@ function gather(messages: readonly BusMessage[]): Map<string, KeyWork> {
   for (const message of messages) {
     const repair = message.deliveryCount > 1;
     const envelope = decodeHits(message.data);
-    for (const h of envelope.hits) of(h.triggerId, h.ciId, repair).hits.push(h.hit);
+    for (const k of envelope.keys) {
+      const w = of(k.triggerId, k.ciId, repair);
+      w.hits = w.hits.length === 0 ? k.hits : w.hits.concat(k.hits);
+    }
     for (const c of envelope.closes as KeyClose[]) {
       const w = of(c.triggerId, c.ciId, repair);
       w.closeAt = Math.min(w.closeAt ?? c.at, c.at);
@@ -155,7 +158,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
         if (outcome.transition || rewrite) changes.push({ key: summaryKey(w.triggerId, w.ciId), value: summaryOf(state, version) });
         if (outcome.transition) metrics.problemTransitions.inc();
         if (outcome.state) {
-          writes.push({ key, expected: before?.version ?? 0, value: packKeyState(outcome.state) });
+          writes.push({ key, expected: before?.version ?? 0, value: packKeyState(outcome.state, found && before && { state: before.value, packed: found.value }) });
           next.set(key, outcome.state);
         }
       }
