@@ -21,7 +21,7 @@
 import { existsSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startChild, stopAllChildren, type Child } from './support/child.js';
+import { lines, startChild, stopAllChildren, type Child } from './support/child.js';
 import { machineDescription, median } from './support/report.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { startNats, type RunningService } from '../test/support/services.js';
@@ -59,23 +59,6 @@ interface Check {
 }
 const checks: Check[] = [];
 const checkEqual = (c: Check): boolean => c.rows === c.acknowledged && c.distinctIds === c.acknowledged && c.finalRows === c.acknowledged;
-
-function lines(child: Child): () => Promise<string> {
-  let buffer = '';
-  let seen = 0;
-  child.process.stdout!.on('data', (d: Buffer | string) => (buffer += d.toString()));
-  return () =>
-    new Promise((resolve, reject) => {
-      const deadline = Date.now() + 300_000;
-      const poll = (): void => {
-        const all = buffer.split('\n');
-        if (all.length - 1 > seen) return resolve(all[seen++]!);
-        if (Date.now() > deadline || child.process.exitCode !== null) return reject(new Error(`no answer in time: ${child.describe()}`));
-        setTimeout(poll, 20);
-      };
-      poll();
-    });
-}
 
 async function load(spec: LoadSpec): Promise<LoadResult> {
   const child = startChild('load', 'bench/support/load.ts');

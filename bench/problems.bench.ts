@@ -33,7 +33,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSy
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startChild, stopAllChildren, type Child } from './support/child.js';
+import { lines, startChild, stopAllChildren, type Child } from './support/child.js';
 import { machineDescription, median } from './support/report.js';
 import { runWrk, stopAllWrk, writeWrkScript, type WrkResult } from './support/wrk.js';
 import { startDistributedServers, type DistributedServers } from './support/distributed-servers.js';
@@ -109,24 +109,6 @@ interface Phase {
 const phases: Phase[] = [];
 const ceilings: WrkResult[] = [];
 let flipShare = 0;
-
-/** The JSON lines a child writes on stdout, one at a time. */
-function lines(child: Child): () => Promise<string> {
-  let buffer = '';
-  let seen = 0;
-  child.process.stdout!.on('data', (d: Buffer | string) => (buffer += d.toString()));
-  return () =>
-    new Promise((resolve, reject) => {
-      const deadline = Date.now() + 300_000;
-      const poll = (): void => {
-        const all = buffer.split('\n');
-        if (all.length - 1 > seen) return resolve(all[seen++]!);
-        if (Date.now() > deadline || child.process.exitCode !== null) return reject(new Error(`no answer in time: ${child.describe()}`));
-        setTimeout(poll, 10);
-      };
-      poll();
-    });
-}
 
 async function api(port: number, method: string, path: string, json: unknown): Promise<any> {
   for (let attempt = 1; ; attempt++) {

@@ -130,3 +130,21 @@ export function startChild(name: string, script: string, env: Record<string, str
 export async function stopAllChildren(): Promise<void> {
   await Promise.allSettled([...running].map((c) => c.stop()));
 }
+
+/** The JSON lines a child writes on stdout, one at a time. */
+export function lines(child: Child): () => Promise<string> {
+  let buffer = '';
+  let seen = 0;
+  child.process.stdout!.on('data', (d: Buffer | string) => (buffer += d.toString()));
+  return () =>
+    new Promise((resolve, reject) => {
+      const deadline = Date.now() + 300_000;
+      const poll = (): void => {
+        const all = buffer.split('\n');
+        if (all.length - 1 > seen) return resolve(all[seen++]!);
+        if (Date.now() > deadline || child.process.exitCode !== null) return reject(new Error(`no answer in time: ${child.describe()}`));
+        setTimeout(poll, 10);
+      };
+      poll();
+    });
+}

@@ -30,8 +30,9 @@ function pings(url: string): Promise<boolean> {
   });
 }
 
-export async function startClickHouseHttp(timeoutMs = 20_000): Promise<ClickHouseHttp> {
-  const dir = mkdtempSync(join(tmpdir(), 'ops-clickhouse-http-'));
+/** `parentDir`: where its data goes (a benchmark names the file system); by default the temp dir. */
+export async function startClickHouseHttp({ timeoutMs = 20_000, parentDir = tmpdir() }: { timeoutMs?: number; parentDir?: string } = {}): Promise<ClickHouseHttp> {
+  const dir = mkdtempSync(join(parentDir, 'ops-clickhouse-http-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), '--data', dir], {
@@ -50,7 +51,9 @@ export async function startClickHouseHttp(timeoutMs = 20_000): Promise<ClickHous
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
+      clearTimeout(timer);
     }
     rmSync(dir, { recursive: true, force: true });
   };

@@ -9,6 +9,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../logger.js';
+import { connectRedis, redactRedisUrl } from '../redis-connection.js';
 import type { CommitResult, Journal, JournalChange, JournalEntry, JournalSnapshot } from './journal.port.js';
 import { DEFAULT_KEEP_ENTRIES, JournalTrimmedError, normaliseChanges } from './journal-common.js';
 
@@ -47,17 +48,6 @@ interface WithCommit {
 const BLOCK_MS = 5_000;
 const PAGE = 1_000;
 
-/** The URL as it may be logged: never with its password. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '[unparseable redis url]';
-  }
-}
-
 type StreamItem = [id: string, fields: string[]];
 
 function toEntry([id, fields]: StreamItem): JournalEntry {
@@ -72,19 +62,7 @@ export async function openRedisJournal(config: RedisJournalConfig, deps: { logge
   const keys = { rev: `${prefix}rev`, records: `${prefix}records`, log: `${prefix}log` };
   const logger = deps.logger.child({ journal: 'redis', redis: redactRedisUrl(config.url), keyPrefix: prefix });
 
-  const connect = async (options: RedisOptions): Promise<Redis> => {
-    const conn = new Redis(config.url, { lazyConnect: true, ...options });
-    // Without a listener ioredis reports connection errors on stderr; they are expected while
-    // Redis restarts, and the reconnect logic handles them.
-    conn.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis journal connection error'));
-    try {
-      await conn.connect();
-    } catch (error) {
-      conn.disconnect();
-      throw error;
-    }
-    return conn;
-  };
+  const connect = (options: RedisOptions): Promise<Redis> => connectRedis(config.url, options, logger, 'redis journal');
 
   // A commit in flight when the connection drops must not be resent: the server may have run it,
   // and a rerun would answer "conflict" for a change that is in fact stored. The caller gets an

@@ -11,9 +11,8 @@
  * Under Redis Cluster every key of one script must share a slot: give the prefix a hash tag, as
  * for the journal (`{ops}:`), which puts all records of one store on one node.
  */
-import { Redis } from 'ioredis';
 import type { Logger } from '../../logger.js';
-import { redactRedisUrl } from '../journal/redis.adapter.js';
+import { connectRedis, redactRedisUrl } from '../redis-connection.js';
 import { checkKeyedWrites, type KeyedPutResult, type KeyedRecord, type KeyedStore, type KeyedWrite } from './keyed-store.port.js';
 
 export interface RedisKeyedStoreConfig {
@@ -65,16 +64,7 @@ export async function openRedisKeyedStore(config: RedisKeyedStoreConfig, deps: {
   // A put in flight when the connection drops must not be resent: the server may have run it,
   // and a rerun would answer "conflict" for writes that are in fact stored. The caller gets an
   // error (outcome unknown) instead and reads the keys again.
-  const client = new Redis(config.url, { lazyConnect: true, connectionName: 'ops-keyed', autoResendUnfulfilledCommands: false });
-  // Without a listener ioredis reports connection errors on stderr; they are expected while
-  // Redis restarts, and the reconnect logic handles them.
-  client.on('error', (err: Error) => logger.warn({ err: { message: err.message } }, 'redis keyed store connection error'));
-  try {
-    await client.connect();
-  } catch (error) {
-    client.disconnect();
-    throw error;
-  }
+  const client = await connectRedis(config.url, { connectionName: 'ops-keyed', autoResendUnfulfilledCommands: false }, logger, 'redis keyed store');
   client.defineCommand('opsKeyedGet', { lua: GET_LUA, readOnly: true });
   client.defineCommand('opsKeyedPut', { lua: PUT_LUA });
   const scripts = client as unknown as WithScripts;
