@@ -109,7 +109,8 @@ function deriveProblems(timeline: KeyTimeline, triggerId: number, ciId: number):
 
 /**
  * `spans` (closed, oldest first) and `open` (the problem open before `hits`, if any), carried on
- * through `hits`; neither is changed, the open one is copied.
+ * through `hits`: the new spans are pushed onto `spans` (pass an array of your own); `open` is
+ * copied, not changed.
  */
 function continueProblems(spans: ProblemSpan[], open: ProblemSpan | null, hits: readonly Hit[], triggerId: number, ciId: number): ProblemSpan[] {
   let current = open ? { ...open } : null;
