@@ -27,3 +27,12 @@ export async function connectRedis(url: string, options: RedisOptions, logger: L
   }
   return conn;
 }
+
+/** Ends the connection after its pending replies, or at once when that fails (the server is gone). */
+export async function closeRedis(conn: Redis): Promise<void> {
+  try {
+    await conn.quit();
+  } catch {
+    conn.disconnect();
+  }
+}

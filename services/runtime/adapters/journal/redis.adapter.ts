@@ -9,7 +9,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../../logger.js';
-import { connectRedis, redactRedisUrl } from '../redis-connection.js';
+import { closeRedis, connectRedis, redactRedisUrl } from '../redis-connection.js';
 import type { CommitResult, Journal, JournalChange, JournalEntry, JournalSnapshot } from './journal.port.js';
 import { DEFAULT_KEEP_ENTRIES, JournalTrimmedError, normaliseChanges } from './journal-common.js';
 
@@ -229,11 +229,7 @@ export async function openRedisJournal(config: RedisJournalConfig, deps: { logge
       if (closed) return;
       closed = true;
       for (const stop of [...tails]) stop();
-      try {
-        await client.quit();
-      } catch {
-        client.disconnect();
-      }
+      await closeRedis(client);
     },
   };
 }

@@ -12,7 +12,7 @@
  * for the journal (`{ops}:`), which puts all records of one store on one node.
  */
 import type { Logger } from '../../logger.js';
-import { connectRedis, redactRedisUrl } from '../redis-connection.js';
+import { closeRedis, connectRedis, redactRedisUrl } from '../redis-connection.js';
 import { checkKeyedWrites, type KeyedPutResult, type KeyedRecord, type KeyedStore, type KeyedWrite } from './keyed-store.port.js';
 
 export interface RedisKeyedStoreConfig {
@@ -114,11 +114,7 @@ export async function openRedisKeyedStore(config: RedisKeyedStoreConfig, deps: {
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      try {
-        await client.quit();
-      } catch {
-        client.disconnect();
-      }
+      await closeRedis(client);
     },
   };
 }
