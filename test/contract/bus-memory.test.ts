@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
-import { BusUnavailableError } from '../../services/runtime/adapters/bus/bus.port.js';
+import { BusUnavailableError, type StreamSpec } from '../../services/runtime/adapters/bus/bus.port.js';
 import { createMemoryBus } from '../../services/runtime/adapters/bus/memory.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { encode, outcome, Recorder } from '../support/bus-recorder.js';
@@ -8,6 +11,15 @@ import { ackAll, busContract, busFixture, type OpenBus } from './bus.contract.js
 const open: OpenBus = async () => ({ bus: createMemoryBus({ logger: silentLogger() }) });
 
 busContract(t, 'memory', open);
+
+/** A bus with a log in a directory of its own, removed after the test. */
+const openLogged: OpenBus = async () => {
+  const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
+  return { bus: createMemoryBus({ logger: silentLogger() }, { logPath }), cleanup: async () => rmSync(logPath, { recursive: true, force: true }) };
+};
+
+// A logged stream keeps every promise of the port, with publish resolving as JetStream's does.
+busContract(t, 'memory, logged stream', openLogged, { inProcess: 'logged' });
 
 // What only the in-process bus promises: publish resolves once a consumer took the message.
 
@@ -82,4 +94,68 @@ t.test('memory: streams may not overlap, and a subject without a stream is refus
   await t.rejects(bus.ensureStream({ name: 'A', subjects: ['orders.*'], duplicateWindowMs: 1000, retention: 'limits' }), /retention/);
   await t.rejects(bus.publish('orders.eu.x', encode('z'), { msgId: 'z' }), BusUnavailableError);
   t.throws(() => bus.consume({ stream: 'NOPE', durable: 'd', maxBatch: 1, maxWaitMs: 0, ackWaitMs: 1000 }, async () => {}));
+});
+
+// Logged streams: publish waits for the log on disk, and a restart delivers what was not acked.
+
+const LOGGED: StreamSpec = { name: 'LOGGED', subjects: ['logged.>'], duplicateWindowMs: 60_000, retention: 'workqueue', inProcess: 'logged' };
+
+t.test('memory: a logged stream\'s publish resolves with no consumer at all', async (t) => {
+  const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
+  t.teardown(() => rmSync(logPath, { recursive: true, force: true }));
+  const bus = createMemoryBus({ logger: silentLogger() }, { logPath });
+  t.teardown(() => bus.close());
+  await bus.ensureStream(LOGGED);
+  t.match(await bus.publish('logged.a', encode('one'), { msgId: 'one' }), { stream: 'LOGGED', seq: 1, duplicate: false });
+  t.match(await bus.publish('logged.a', encode('one again'), { msgId: 'one' }), { seq: 1, duplicate: true }, 'a duplicate too');
+  t.equal((await bus.stats()).pending['LOGGED'], 1);
+});
+
+t.test('memory: without a log directory a logged stream waits for a consumer, as any other', async (t) => {
+  const bus = createMemoryBus({ logger: silentLogger() });
+  t.teardown(() => bus.close());
+  await bus.ensureStream(LOGGED);
+  const late = await outcome(bus.publish('logged.a', encode('x'), { msgId: 'x', timeoutMs: 50 }));
+  t.ok(late instanceof BusUnavailableError, 'no consumer acked it');
+});
+
+t.test('memory: after a restart, a logged stream delivers again what was not acked, as a redelivery, and only that', async (t) => {
+  const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
+  t.teardown(() => rmSync(logPath, { recursive: true, force: true }));
+  const first = createMemoryBus({ logger: silentLogger() }, { logPath });
+  await first.ensureStream(LOGGED);
+  for (const text of ['a', 'b', 'c', 'd']) await first.publish(`logged.${text === 'd' ? 'other' : 'x'}`, encode(text), { msgId: text });
+  const rec = new Recorder();
+  let handled!: () => void;
+  const done = new Promise<void>((resolve) => (handled = resolve));
+  first.consume({ stream: 'LOGGED', durable: 'd', maxBatch: 10, maxWaitMs: 0, ackWaitMs: 30_000 }, async (batch) => {
+    for (const m of batch) {
+      rec.record('first', m);
+      if (m.msgId === 'b') m.ack();
+      else if (m.msgId === 'c') m.nak(60_000);
+    }
+    handled();
+  });
+  await done;
+  t.same(rec.texts(), ['a', 'b', 'c', 'd']);
+  await first.close();
+
+  const second = createMemoryBus({ logger: silentLogger() }, { logPath });
+  t.teardown(() => second.close());
+  await second.ensureStream(LOGGED);
+  t.equal((await second.stats()).pending['LOGGED'], 3, 'a, c and d are still there; b was acked');
+  t.match(await second.publish('logged.x', encode('a again'), { msgId: 'a' }), { seq: 1, duplicate: true }, 'their ids are still known');
+  const after = new Recorder();
+  second.consume({ stream: 'LOGGED', durable: 'd', maxBatch: 10, maxWaitMs: 0, ackWaitMs: 30_000 }, ackAll(after, 'second'));
+  await after.until('three deliveries', (s) => s.length === 3);
+  t.same(after.seen.map((s) => [s.text, s.subject]), [['a', 'logged.x'], ['c', 'logged.x'], ['d', 'logged.other']], 'in stream order, subjects kept');
+  t.same(after.seen.map((s) => s.deliveryCount), [2, 2, 2], 'each counted as a redelivery: it may have been delivered before');
+  t.match(await second.publish('logged.x', encode('e'), { msgId: 'e' }), { seq: 5 }, 'new messages continue the sequence');
+  await after.until('the new one', (s) => s.length === 4);
+  await second.close();
+
+  const third = createMemoryBus({ logger: silentLogger() }, { logPath });
+  t.teardown(() => third.close());
+  await third.ensureStream(LOGGED);
+  t.equal((await third.stats()).pending['LOGGED'], 0, 'what the second run acked is gone from the log');
 });

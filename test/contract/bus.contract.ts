@@ -67,9 +67,10 @@ export const ackAll =
  */
 const redeliveryOf = (rec: Recorder, text: string): Seen | undefined => rec.seen.find((s) => s.text === text && s.deliveryCount > 1);
 
-export function busContract(t: Test, name: string, open: OpenBus): void {
+/** `stream`: settings every test's stream gets (e.g. the in-process bus's `logged`). */
+export function busContract(t: Test, name: string, open: OpenBus, stream: Partial<StreamSpec> = {}): void {
   t.test(`${name}: one consumer gets 1000 messages in publish order, published before it started`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const texts = Array.from({ length: 1000 }, (_, i) => `m${i}`);
     const acks = Promise.all(texts.map((x) => f.publish(x)));
     const rec = new Recorder();
@@ -84,7 +85,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
 
   for (const settle of ['ack', 'term'] as const) {
     t.test(`${name}: a message ${settle === 'ack' ? 'acked' : 'termed'} is not delivered again`, async (t) => {
-      const f = await busFixture(t, open);
+      const f = await busFixture(t, open, stream);
       const rec = new Recorder();
       f.bus.consume(f.consumer({ ackWaitMs: 300 }), async (batch) => {
         for (const m of batch) {
@@ -105,7 +106,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   }
 
   t.test(`${name}: a nak'ed message comes back with deliveryCount 2, at once or after its delay`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     const nakedAt = new Map<string, number>();
     f.bus.consume(f.consumer(), async (batch) => {
@@ -129,7 +130,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: a message not acked within ackWaitMs comes back; working() holds it`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     const ackWaitMs = 300;
     const idleBack = rec.until('the idle message redelivered', () => redeliveryOf(rec, 'idle') !== undefined);
@@ -159,7 +160,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: a message id seen within the duplicate window is stored once`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     f.bus.consume(f.consumer(), ackAll(rec));
     const [first, again] = await Promise.all([f.publish('original', 'id-1'), f.publish('copy', 'id-1')]);
@@ -173,7 +174,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: two consumers of one durable share 2000 messages, none lost, none twice`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     const handler =
       (consumer: string): BatchHandler =>
@@ -195,7 +196,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: maxAckPending 1: two consumers of one durable never hold two messages at once, and take them in publish order`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     let held = 0;
     let most = 0;
@@ -224,7 +225,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: maxAckPending 1: while one message is held nothing else goes out; once it is acked the next does`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -254,7 +255,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: a stream at maxMessages refuses publishes with BusUnavailableError`, async (t) => {
-    const f = await busFixture(t, open, { maxMessages: 5 });
+    const f = await busFixture(t, open, { ...stream, maxMessages: 5 });
     const held = ['a', 'b', 'c', 'd', 'e'].map((x) => f.publish(x));
     const refused = await outcome(f.publish('f'));
     t.ok(refused instanceof BusUnavailableError, `the sixth publish is refused (${String(refused)})`);
@@ -268,7 +269,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: stop() waits for the handler in progress; its unacked messages go to another consumer`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
@@ -295,7 +296,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: when a handler throws, what it left unsettled comes back`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     let failed: { acked: string; left: string[] } | undefined;
     f.bus.consume(f.consumer({ maxBatch: 3, maxWaitMs: 200 }), async (batch) => {
@@ -314,7 +315,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: after maxDeliver deliveries a message is not delivered again`, async (t) => {
-    const f = await busFixture(t, open);
+    const f = await busFixture(t, open, stream);
     const rec = new Recorder();
     f.bus.consume(f.consumer({ maxDeliver: 3 }), async (batch) => {
       for (const m of batch) {
@@ -331,7 +332,7 @@ export function busContract(t: Test, name: string, open: OpenBus): void {
   });
 
   t.test(`${name}: limits retention: each durable gets every message; a filter narrows what it gets`, async (t) => {
-    const f = await busFixture(t, open, { retention: 'limits' });
+    const f = await busFixture(t, open, { ...stream, retention: 'limits' });
     const rec = new Recorder();
     f.bus.consume(f.consumer({ durable: 'all' }), ackAll(rec, 'all'));
     f.bus.consume(f.consumer({ durable: 'keep', filterSubject: f.subject('keep.*') }), ackAll(rec, 'keep'));

@@ -16,6 +16,13 @@ export interface StreamSpec {
   retention: 'workqueue' | 'limits';
   /** Messages above this count make publish fail with BusUnavailableError (backpressure). */
   maxMessages?: number;
+  /**
+   * In-process bus only: what a publish waits for. `consumed` (the default): a consumer's ack,
+   * since nothing in memory survives a restart. `logged`: the message's write to the bus's log
+   * on disk, from which whatever was not acked is delivered again after a restart (as JetStream
+   * does); a bus opened without a log keeps such a stream `consumed`.
+   */
+  inProcess?: 'consumed' | 'logged';
 }
 
 export interface ConsumerSpec {
@@ -88,7 +95,8 @@ export interface Bus {
   ensureStream(spec: StreamSpec): Promise<void>;
   /**
    * Resolves once the message is durably accepted: JetStream's publish ack; in-process, once a
-   * consumer has acknowledged it (so the embedded mode answers 200 only for stored records).
+   * consumer has acknowledged it (so the embedded mode answers 200 only for stored records), or,
+   * for a `logged` stream, once it is in the bus's log on disk.
    * Rejects with BusUnavailableError when the bus cannot take it.
    */
   publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck>;

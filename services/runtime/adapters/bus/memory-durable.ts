@@ -12,6 +12,8 @@ export interface StoredMessage {
   readonly subject: string;
   readonly data: Uint8Array;
   readonly msgId: string | undefined;
+  /** Restored from the bus log after a restart: it may have been delivered before. */
+  readonly deliveredBefore: boolean;
 }
 
 /** The stream as a durable sees it. */
@@ -168,7 +170,7 @@ export class MemoryDurable {
     const stored = this.host.message(seq)!;
     let o = this.outstanding.get(seq);
     if (!o) {
-      o = { token: 0, count: 0, state: 'delivered', timer: undefined };
+      o = { token: 0, count: stored.deliveredBefore ? 1 : 0, state: 'delivered', timer: undefined };
       this.outstanding.set(seq, o);
     }
     o.count++;

@@ -2,14 +2,19 @@
  * One stream of the in-process bus: the stored messages, the message ids seen within the
  * duplicate window, and its durables. Each stored message carries the outcome its publishers
  * wait for: the first ack or term of any consumer settles it, a drop after maxDeliver fails it.
+ * A `logged` stream also writes each message to the bus's log until it is gone, and starts with
+ * what the log still holds; its publishers wait for that write instead.
  */
 import { BusUnavailableError, type ConsumerSpec, type StreamSpec } from './bus.port.js';
 import { MemoryDurable, type DurableHost, type StoredMessage } from './memory-durable.js';
+import type { MemoryBusLog } from './memory-log.js';
 
 export interface StreamEntry extends StoredMessage {
   readonly storedAt: number;
   /** Resolves on the first ack/term, rejects when dropped or when the bus closes. */
   readonly outcome: Promise<void>;
+  /** Written to the bus log (a `logged` stream): publishers need not wait for a consumer. */
+  readonly logged: boolean;
   done: boolean;
   settle(error?: Error): void;
 }
@@ -26,10 +31,17 @@ export class MemoryStream implements DurableHost {
   private readonly ids = new Map<string, StreamEntry>();
   readonly durables = new Map<string, MemoryDurable>();
 
+  /** Set when the stream's messages go to the log: decided once, when the stream is created. */
+  private readonly log: MemoryBusLog | undefined;
+
   constructor(
     public spec: StreamSpec,
     private readonly events: StreamEvents,
-  ) {}
+    log?: MemoryBusLog,
+  ) {
+    this.log = spec.inProcess === 'logged' ? log : undefined;
+    if (this.log) this.restore(this.log);
+  }
 
   get name(): string {
     return this.spec.name;
@@ -67,6 +79,17 @@ export class MemoryStream implements DurableHost {
     if (max !== undefined && max >= 0 && this.messages.size >= max) {
       throw new BusUnavailableError(`stream ${this.name} holds ${this.messages.size} messages, its bound`);
     }
+    if (this.log) {
+      try {
+        this.log.append(this.name, { seq: this.lastSeq + 1, subject, data, msgId, storedAt: now });
+      } catch (error) {
+        throw new BusUnavailableError(`a message of ${this.name} could not be written to the bus log: ${(error as Error).message}`);
+      }
+    }
+    return this.add({ seq: ++this.lastSeq, subject, data, msgId, storedAt: now, deliveredBefore: false }, this.log !== undefined);
+  }
+
+  private add(m: StoredMessage & { storedAt: number }, logged: boolean): StreamEntry {
     let settle!: (error?: Error) => void;
     const outcome = new Promise<void>((resolve, reject) => {
       settle = (error) => (error ? reject(error) : resolve());
@@ -74,12 +97,9 @@ export class MemoryStream implements DurableHost {
     // A publisher may have given up (timeout) before the outcome: that is not an unhandled error.
     outcome.catch(() => undefined);
     const entry: StreamEntry = {
-      seq: ++this.lastSeq,
-      subject,
-      data,
-      msgId,
-      storedAt: now,
+      ...m,
       outcome,
+      logged,
       done: false,
       settle(error) {
         if (entry.done) return;
@@ -88,9 +108,21 @@ export class MemoryStream implements DurableHost {
       },
     };
     this.messages.set(entry.seq, entry);
-    if (msgId !== undefined) this.ids.set(msgId, entry);
+    if (entry.msgId !== undefined) this.ids.set(entry.msgId, entry);
     for (const d of this.durables.values()) d.dispatch();
     return entry;
+  }
+
+  /**
+   * The messages a previous run logged and nobody acked. They may have been delivered then, so
+   * their first delivery now counts as a redelivery. Their ids stay known for the rest of the
+   * duplicate window.
+   */
+  private restore(log: MemoryBusLog): void {
+    for (const m of log.restore(this.name)) {
+      this.lastSeq = Math.max(this.lastSeq, m.seq);
+      this.add({ ...m, deliveredBefore: true }, true);
+    }
   }
 
   settled(seq: number): void {
@@ -126,6 +158,8 @@ export class MemoryStream implements DurableHost {
     const gone =
       this.spec.retention === 'workqueue' ||
       (this.durables.size > 0 && [...this.durables.values()].every((d) => d.passed(entry.seq, entry.subject)));
-    if (gone) this.messages.delete(entry.seq);
+    if (!gone) return;
+    this.messages.delete(entry.seq);
+    this.log?.remove(this.name, entry.seq);
   }
 }

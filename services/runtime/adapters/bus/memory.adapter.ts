@@ -1,8 +1,11 @@
 /**
  * The in-process bus of the embedded mode (DESIGN §2): JetStream's semantics as far as the bus
  * port promises them, without a server. The one difference is deliberate: publish resolves only
- * once a consumer has acked (or termed) the message, since nothing here survives a restart;
- * so an embedded ingress, too, answers 200 only for records already stored downstream.
+ * once a consumer has acked (or termed) the message, since nothing in memory survives a restart;
+ * so an embedded ingress, too, answers 200 only for records already stored downstream. Streams
+ * declared `logged` are the exception when the bus has a log directory: their messages are
+ * written to disk (memory-log.ts), publish resolves once they are, and a restart delivers again
+ * whatever was not acked.
  */
 import type { Logger } from '../../logger.js';
 import {
@@ -17,11 +20,18 @@ import {
   type StreamSpec,
 } from './bus.port.js';
 import type { Delivery, MemoryDurable, Pull } from './memory-durable.js';
+import { openMemoryBusLog } from './memory-log.js';
 import { MemoryStream, type StreamEntry } from './memory-stream.js';
 import { subjectMatches, subjectsOverlap } from './subject-match.js';
 
-export function createMemoryBus(deps: { logger: Logger }): Bus {
+export interface MemoryBusConfig {
+  /** The LMDB directory of the log of `logged` streams; without it every stream is `consumed`. */
+  logPath?: string;
+}
+
+export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfig = {}): Bus {
   const logger = deps.logger.child({ component: 'bus', bus: 'memory' });
+  const log = config.logPath === undefined ? undefined : openMemoryBusLog(config.logPath, (err) => logger.error({ err }, 'removing an acked message from the bus log failed'));
   const streams = new Map<string, MemoryStream>();
   const workers = new Set<MemoryWorker>();
   let redeliveries = 0;
@@ -49,7 +59,7 @@ export function createMemoryBus(deps: { logger: Logger }): Bus {
         if (clash) throw new Error(`subjects of stream ${spec.name} overlap with stream ${other.name} (${clash})`);
       }
       const existing = streams.get(spec.name);
-      if (!existing) streams.set(spec.name, new MemoryStream({ ...spec }, events));
+      if (!existing) streams.set(spec.name, new MemoryStream({ ...spec }, events, log));
       else if (existing.spec.retention !== spec.retention) {
         throw new Error(`stream ${spec.name}: retention cannot change from ${existing.spec.retention} to ${spec.retention}`);
       } else existing.spec = { ...spec };
@@ -62,6 +72,7 @@ export function createMemoryBus(deps: { logger: Logger }): Bus {
       const now = Date.now();
       const original = stream.duplicateOf(options.msgId, now);
       const entry = original ?? stream.store(subject, data, options.msgId, now);
+      if (entry.logged) return { stream: stream.name, seq: entry.seq, duplicate: original !== undefined };
       return outcomeOf(stream.name, entry, original !== undefined, options.timeoutMs);
     },
 
@@ -93,6 +104,7 @@ export function createMemoryBus(deps: { logger: Logger }): Bus {
       for (const s of streams.values()) s.close();
       await Promise.all(stopping);
       streams.clear();
+      await log?.close();
     },
   };
 }
