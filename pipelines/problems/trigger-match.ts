@@ -33,14 +33,21 @@ export interface CompiledTrigger {
   hitOf(event: TriggeredEvent, cis: CiLookup): KeyedHit | undefined;
 }
 
-export function valueAt(fields: unknown, path: string): unknown {
-  let current = fields;
-  for (const key of path.split('.')) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
+type FieldReader = (fields: unknown) => unknown;
+
+/** Reads the value at a dotted path; compiled once per trigger, as it runs for every event. */
+export function fieldReader(path: string): FieldReader {
+  const keys = path.split('.');
+  const step = (current: unknown, key: string): unknown => (current === null || typeof current !== 'object' ? undefined : (current as Record<string, unknown>)[key]);
+  if (keys.length === 1) return (fields) => step(fields, keys[0]!);
+  return (fields) => {
+    let current = fields;
+    for (const key of keys) current = step(current, key);
+    return current;
+  };
 }
+
+export const valueAt = (fields: unknown, path: string): unknown => fieldReader(path)(fields);
 
 type Scalar = string | number | boolean;
 
@@ -51,25 +58,25 @@ const sameValue = (found: unknown, wanted: Scalar): boolean =>
 const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 function compileCondition(condition: ConditionModel): (fields: unknown) => boolean {
-  const { field } = condition;
+  const read = fieldReader(condition.field);
   switch (condition.op) {
     case 'equals':
-      return (fields) => sameValue(valueAt(fields, field), condition.value);
+      return (fields) => sameValue(read(fields), condition.value);
     case 'in':
       return (fields) => {
-        const found = valueAt(fields, field);
+        const found = read(fields);
         return condition.values.some((v) => sameValue(found, v));
       };
     case 'regex': {
       const pattern = new RegExp(condition.pattern);
       return (fields) => {
-        const found = valueAt(fields, field);
+        const found = read(fields);
         return isScalar(found) && pattern.test(String(found));
       };
     }
     case 'exists':
       return (fields) => {
-        const found = valueAt(fields, field);
+        const found = read(fields);
         return found !== undefined && found !== null;
       };
   }
@@ -79,17 +86,21 @@ function compileLocator(locator: CiLocatorModel): (fields: unknown, cis: CiLooku
   switch (locator.by) {
     case 'fixed':
       return (_fields, cis) => (cis.exists(locator.id) ? locator.id : undefined);
-    case 'idField':
+    case 'idField': {
+      const read = fieldReader(locator.field);
       return (fields, cis) => {
-        const found = valueAt(fields, locator.field);
+        const found = read(fields);
         const id = typeof found === 'number' ? found : typeof found === 'string' && /^\d+$/.test(found) ? Number(found) : NaN;
         return Number.isSafeInteger(id) && cis.exists(id) ? id : undefined;
       };
-    case 'nameField':
+    }
+    case 'nameField': {
+      const read = fieldReader(locator.field);
       return (fields, cis) => {
-        const found = valueAt(fields, locator.field);
+        const found = read(fields);
         return isScalar(found) ? cis.byName(String(found), locator.ciTypeId) : undefined;
       };
+    }
   }
 }
 
@@ -97,21 +108,24 @@ export function compileTrigger(trigger: TriggerModel): CompiledTrigger {
   const conditions = trigger.match.map(compileCondition);
   const locate = compileLocator(trigger.ci);
   const rule = trigger.priority;
+  const readPriority = 'field' in rule ? fieldReader(rule.field) : undefined;
   const priorityOf = (fields: unknown): PriorityNumber => {
     if ('value' in rule) return rule.value as PriorityNumber;
-    const found = valueAt(fields, rule.field);
+    const found = readPriority!(fields);
     const key = isScalar(found) ? String(found) : undefined;
     // Own keys only: a value such as "constructor" must not find Object.prototype members.
     return (key !== undefined && Object.hasOwn(rule.map, key) ? rule.map[key] : rule.default) as PriorityNumber;
   };
+  const readResolve = fieldReader(trigger.resolve.field);
   const resolves = (fields: unknown): boolean => {
-    const found = valueAt(fields, trigger.resolve.field);
+    const found = readResolve(fields);
     return trigger.resolve.values.some((v) => sameValue(found, v));
   };
+  const incidentRules = trigger.incidents.map((rule) => ({ rule, read: fieldReader(rule.field) }));
   const incidentsOf = (fields: unknown): IncidentRef[] => {
     const refs: IncidentRef[] = [];
-    for (const rule of trigger.incidents) {
-      const found = valueAt(fields, rule.field);
+    for (const { rule, read } of incidentRules) {
+      const found = read(fields);
       if (isScalar(found) && String(found) !== '') refs.push({ connectorId: rule.connector.id, connectorName: rule.connector.name, id: String(found), type: rule.type });
     }
     return refs;
