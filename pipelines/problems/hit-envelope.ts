@@ -1,11 +1,13 @@
 /**
  * The bus message of the keyed problem stage (DESIGN §7a), one per partition and batch (or more,
  * each under the bus's size limit): the trigger hits of its keys, each key's in the order they
- * came, and closes of keys whose CI or trigger is gone. JSON, one array per key, so encoding and
- * decoding are mostly the engine's own JSON; it is written and read only by the platform's own
- * processes, of the same version.
+ * came, and closes of keys whose CI or trigger is gone. JSON, one array per key holding the
+ * hits in columns (ids, dates, priority and resolve in one number, incidents by index), so
+ * encoding and decoding are mostly the engine's own JSON over arrays of strings and numbers; it
+ * is written and read only by the platform's own processes. A key as an earlier version wrote
+ * it (its hits as objects) is still read.
  */
-import type { Hit } from './problem-timeline.js';
+import type { Hit, IncidentRef, PriorityNumber } from './problem-timeline.js';
 import type { KeyedHit } from './trigger-match.js';
 
 export interface KeyClose {
@@ -26,9 +28,39 @@ export interface HitsEnvelope {
   closes: KeyClose[];
 }
 
-type WireKey = [triggerId: number, ciId: number, hits: Hit[]];
+type WireKey = [triggerId: number, ciId: number, ids: string[], dates: number[], codes: number[], incidents: Array<[index: number, refs: IncidentRef[]]>];
+type EarlierWireKey = [triggerId: number, ciId: number, hits: Hit[]];
 
-const wireKey = (k: KeyHits): string => JSON.stringify([k.triggerId, k.ciId, k.hits] satisfies WireKey);
+/** Priority and resolve in one number: priority × 2, plus 1 for a resolving hit. */
+const codeOf = (hit: Hit): number => hit.priority * 2 + (hit.resolve ? 1 : 0);
+
+function wireKey(k: KeyHits): string {
+  const n = k.hits.length;
+  const ids = new Array<string>(n);
+  const dates = new Array<number>(n);
+  const codes = new Array<number>(n);
+  const incidents: WireKey[5] = [];
+  for (let i = 0; i < n; i++) {
+    const hit = k.hits[i]!;
+    ids[i] = hit.id;
+    dates[i] = hit.ts;
+    codes[i] = codeOf(hit);
+    if (hit.incidents.length > 0) incidents.push([i, hit.incidents]);
+  }
+  return JSON.stringify([k.triggerId, k.ciId, ids, dates, codes, incidents] satisfies WireKey);
+}
+
+function keyOf(wire: WireKey | EarlierWireKey): KeyHits {
+  if (wire.length === 3) return { triggerId: wire[0], ciId: wire[1], hits: wire[2] };
+  const [triggerId, ciId, ids, dates, codes, incidents] = wire;
+  const hits = new Array<Hit>(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const code = codes[i]!;
+    hits[i] = { id: ids[i]!, ts: dates[i]!, resolve: (code & 1) === 1, priority: (code >> 1) as PriorityNumber, incidents: [] };
+  }
+  for (const [i, refs] of incidents) hits[i]!.incidents = refs;
+  return { triggerId, ciId, hits };
+}
 
 export const encodeHits = (envelope: HitsEnvelope): Uint8Array =>
   Buffer.from(`{"keys":[${envelope.keys.map(wireKey).join(',')}],"closes":${JSON.stringify(envelope.closes)}}`);
@@ -88,9 +120,9 @@ export function encodeHitChunks(hits: readonly KeyedHit[], maxBytes: number): Ui
 }
 
 export function decodeHits(data: Uint8Array): HitsEnvelope {
-  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as { keys?: WireKey[]; closes?: KeyClose[] };
+  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as { keys?: Array<WireKey | EarlierWireKey>; closes?: KeyClose[] };
   return {
-    keys: (parsed.keys ?? []).map(([triggerId, ciId, hits]) => ({ triggerId, ciId, hits })),
+    keys: (parsed.keys ?? []).map(keyOf),
     closes: parsed.closes ?? [],
   };
 }

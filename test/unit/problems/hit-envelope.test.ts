@@ -72,3 +72,14 @@ t.test('closes travel alone and decode as sent', async (t) => {
   const close = { triggerId: 3, ciId: 9, at: 1_700_000_000_500 };
   t.same(decodeHits(encodeHits({ keys: [], closes: [close] })), { keys: [], closes: [close] });
 });
+
+t.test('every priority and resolve flag survives the columns', async (t) => {
+  const hits = Array.from({ length: 8 }, (_, n) => ({ triggerId: 1, ciId: 5, hit: { ...hitOf(n, n % 2).hit, priority: (1 + (n % 4)) as 1 | 2 | 3 | 4, resolve: n >= 4 } }));
+  t.same(decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits, hits.map((h) => h.hit));
+});
+
+t.test('a message written by an earlier version (hits as objects) is still read', async (t) => {
+  const hit = hitOf(4, 1).hit;
+  const earlier = Buffer.from(JSON.stringify({ keys: [[1, 4, [hit]]], closes: [] }));
+  t.same(decodeHits(earlier), { keys: [{ triggerId: 1, ciId: 4, hits: [hit] }], closes: [] });
+});
