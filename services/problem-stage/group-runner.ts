@@ -1,26 +1,50 @@
 /**
  * Gathers the messages the partition consumers hand over into groups processed one at a time:
- * what arrives while a group runs forms the next one. Each partition has at most one message
- * out (its consumer is strictly serial), so a group holds at most one message per partition, and
- * partitions still run in parallel with each other through the group. One group is one store
- * read, one insert of problem rows, one store write.
+ * what arrives while a group runs forms the next one. Each partition's consumer hands over one
+ * batch at a time and waits for it, so a partition's messages are never in two groups at once,
+ * and partitions still run in parallel with each other through the group. One group is one
+ * store read, one insert of problem rows, one store write.
+ *
+ * A group's cost is mostly per key, not per hit, so larger groups are cheaper per hit. With
+ * `linger`, the next group starts no sooner than the last one took (at most `maxMs`) after it
+ * ended: idle, a hit waits for about nothing; under load the stage takes a share of the time
+ * and its groups grow with the load, as a producer's linger does.
  */
-export function createGroupRunner<T>(run: (items: T[]) => Promise<void>, onError: (error: unknown) => void): (item: T) => Promise<void> {
+export interface Linger {
+  maxMs: number;
+  /** Milliseconds, monotonic (performance.now in production). */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export function createGroupRunner<T>(run: (items: T[]) => Promise<void>, onError: (error: unknown) => void, linger?: Linger): (item: T) => Promise<void> {
   let queue: Array<{ item: T; done: () => void }> = [];
   let running = false;
+  /** When the last group ended, and how long it took. */
+  let lastEnd = 0;
+  let lastTook = 0;
 
   async function loop(): Promise<void> {
     running = true;
     try {
       while (queue.length > 0) {
+        if (linger) {
+          const wait = lastEnd + Math.min(lastTook, linger.maxMs) - linger.now();
+          if (wait > 0) await linger.sleep(wait);
+        }
         const group = queue;
         queue = [];
+        const started = linger?.now() ?? 0;
         try {
           await run(group.map((g) => g.item));
         } catch (error) {
           onError(error);
         } finally {
           for (const g of group) g.done();
+          if (linger) {
+            lastEnd = linger.now();
+            lastTook = lastEnd - started;
+          }
         }
       }
     } finally {

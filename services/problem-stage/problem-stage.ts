@@ -26,9 +26,10 @@ import type { Hit } from '../../pipelines/problems/problem-timeline.js';
 import { pendingCloseKey, summaryKey, type KeySummaryRecord } from '../control-plane/problems/problems.types.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { PlatformContext } from '../platform.js';
-import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
+import type { Bus, BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
 import type { JournalChange } from '../runtime/adapters/journal/journal.port.js';
 import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
+import { performance } from 'node:perf_hooks';
 import { HITS_STREAM, hitsSubject } from '../runtime/bus-streams.js';
 import { createGroupRunner } from './group-runner.js';
 import { rowsOfKey } from './key-rows.js';
@@ -39,21 +40,36 @@ export const HITS_ACK_WAIT_MS = 30_000;
 const PULL_WAIT_MS = 500;
 const RETRY_MS = 1000;
 const MAX_ATTEMPTS = 8;
+/** The longest a group waits for the next to gather (group-runner.ts). */
+const MAX_LINGER_MS = 250;
 /**
  * Key states an owner keeps decoded (about 25 KB each at most): its partitions' keys, read again
  * from the store only when another owner wrote them since (the store compares versions).
  */
 const CACHED_KEYS = 50_000;
 
-export const partitionConsumer = (partition: number): ConsumerSpec => ({
+/**
+ * Messages of one partition a worker takes at once. On JetStream 1: holding the partition's one
+ * un-acked message is what makes a worker its owner among many processes. In-process, the one
+ * process is the only consumer of every partition and handles one batch at a time, so several
+ * messages at once are still serial per partition; as the stage works behind the ingest there
+ * (HITS is logged), a group then takes everything that gathered while the last one ran. (After a
+ * failed group, newer messages of a partition may go before the nakked ones come back, 1 s
+ * later: placing hits does not depend on their order, except for hits older than the key's
+ * window, which are counted as too late.)
+ */
+const IN_PROCESS_BATCH = 64;
+
+export const partitionConsumer = (partition: number, bus: Bus['kind']): ConsumerSpec => ({
   stream: HITS_STREAM.name,
   durable: `problems-${partition}`,
   filterSubject: hitsSubject(partition),
-  maxBatch: 1,
-  maxWaitMs: PULL_WAIT_MS,
+  maxBatch: bus === 'memory' ? IN_PROCESS_BATCH : 1,
+  // In-process a pull that may not wait hands over what is there and otherwise waits for the next.
+  maxWaitMs: bus === 'memory' ? 0 : PULL_WAIT_MS,
   ackWaitMs: HITS_ACK_WAIT_MS,
   maxDeliver: -1,
-  maxAckPending: 1,
+  maxAckPending: bus === 'memory' ? IN_PROCESS_BATCH : 1,
 });
 
 interface KeyWork {
@@ -209,10 +225,16 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     for (const m of messages) m.ack();
   }
 
-  const runGroup = createGroupRunner<BusMessage>((group) => processGroup(group), (err) => log.error({ err }, 'the problem stage failed unexpectedly'));
+  const runGroup = createGroupRunner<BusMessage>(
+    (group) => processGroup(group),
+    (err) => log.error({ err }, 'the problem stage failed unexpectedly'),
+    // In-process only: there a group may take many messages of each partition. On JetStream a
+    // partition has one message out, so lingering would only hold the partitions longer.
+    bus.kind === 'memory' ? { maxMs: MAX_LINGER_MS, now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) } : undefined,
+  );
   const consumers: BusConsumer[] = [];
   for (let p = 0; p < ctx.config.problemPartitions; p++) {
-    consumers.push(bus.consume(partitionConsumer(p), (batch) => Promise.all(batch.map(runGroup)).then(() => undefined)));
+    consumers.push(bus.consume(partitionConsumer(p, bus.kind), (batch) => Promise.all(batch.map(runGroup)).then(() => undefined)));
   }
   return {
     async stop() {

@@ -33,7 +33,9 @@ export const SLA_JOBS_SUBJECT = 'sla.jobs';
 /**
  * Trigger hits on their way to the owner of their key (DESIGN §7a): subject `hits.<partition>`,
  * one durable consumer per partition, so each partition is processed in order by one worker at
- * a time. A work queue, bounded like the records.
+ * a time. A work queue, bounded like the records. In-process it is logged: the event worker's
+ * publish resolves once the hits are on disk, not once their problems are written, so the
+ * problem stage works behind the ingest, on whatever has gathered, as it does with JetStream.
  */
 export const HITS_STREAM: StreamSpec = {
   name: 'HITS',
@@ -41,6 +43,7 @@ export const HITS_STREAM: StreamSpec = {
   duplicateWindowMs: 120_000,
   retention: 'workqueue',
   maxMessages: 100_000,
+  inProcess: 'logged',
 };
 
 export const hitsSubject = (partition: number): string => `hits.${partition}`;

@@ -18,7 +18,7 @@ export interface Config {
   analytics:
     | { kind: 'chdb'; dataDir: string }
     | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
-  bus: { kind: 'memory' } | { kind: 'jetstream'; url: string };
+  bus: { kind: 'memory'; logPath: string } | { kind: 'jetstream'; url: string };
   journal: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
   /** Problem state, keyed by (trigger, CI) (DESIGN §7a): beside the journal, in the same engine. */
   keyedStore: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
@@ -86,7 +86,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           database: env.CLICKHOUSE_DATABASE ?? 'ops',
         }
       : { kind: 'chdb', dataDir: resolve(dataDir, 'clickhouse') },
-    bus: env.NATS_URL ? { kind: 'jetstream', url: env.NATS_URL } : { kind: 'memory' },
+    bus: env.NATS_URL ? { kind: 'jetstream', url: env.NATS_URL } : { kind: 'memory', logPath: resolve(dataDir, 'bus') },
     journal: env.REDIS_URL
       ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' }
       : { kind: 'lmdb', path: resolve(dataDir, 'control') },

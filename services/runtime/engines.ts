@@ -30,7 +30,7 @@ export async function openEngines(config: Config, deps: { logger: Logger }): Pro
       : await createClickHouseStore({ url: a.url, username: a.username, password: a.password, database: a.database }, { logger });
   try {
     const b = config.bus;
-    const bus = b.kind === 'memory' ? createMemoryBus({ logger }) : await createJetStreamBus({ url: b.url, name: `ops-${process.pid}` }, { logger });
+    const bus = b.kind === 'memory' ? createMemoryBus({ logger }, { logPath: b.logPath }) : await createJetStreamBus({ url: b.url, name: `ops-${process.pid}` }, { logger });
     try {
       const j = config.journal;
       const journal = j.kind === 'lmdb' ? await openLmdbJournal({ path: j.path }, { logger }) : await openRedisJournal({ url: j.url, keyPrefix: j.keyPrefix }, { logger });

@@ -1,9 +1,12 @@
 /**
  * Shared set-up for the problem tests (issue #7, DESIGN §7): the CMDB kit plus a stream, a
  * trigger on it, records posted over HTTP, and the problems as the ClickHouse table holds them.
- * On the embedded platform a post is answered once the event worker has acked its batch, so
- * the problems it opens are committed and written by then.
+ * A post is answered once the records are stored and their hits are on the bus (in-process: in
+ * its log on disk); the problem stage works behind it, so `post` then waits until the stage has
+ * taken every hit (the HITS stream is empty), and the problems they open are written by then.
  */
+import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
+import { eventually } from '../../support/bus-recorder.js';
 import { Kit, CIS } from '../cmdb/cmdb-kit.js';
 
 export const STREAM_DATA = '/api/public/cl/v1/stream-data';
@@ -52,6 +55,13 @@ export class ProblemsKit extends Kit {
     const body = records.map((r) => JSON.stringify(r)).join('\n');
     const answer = await this.api('POST', `${STREAM_DATA}?streamKey=${key}`, { body, headers: { 'content-type': 'application/x-ndjson' }, token: null });
     if (answer.status !== 200) throw new Error(`post: ${answer.status} ${answer.text}`);
+    await this.problemsSettled();
+  }
+
+  /** Every hit handed to the problem stage has been placed, its rows and CI summaries written. */
+  async problemsSettled(): Promise<void> {
+    const { bus } = this.p.platform.engines;
+    await eventually('the problem stage to take every hit', async () => ((await bus.stats()).pending[HITS_STREAM.name] ?? 0) === 0, 60_000, 5);
   }
 
   async getCi(id: number): Promise<any> {

@@ -1,12 +1,17 @@
 /**
  * Issue #7: the open problems are known after a restart (they live in the control-plane
  * journal): the CI still shows `Problem`, and a resolving record sent after the restart closes
- * the very problem opened before it.
+ * the very problem opened before it. Issue #13: hits the stage had not placed yet are in the
+ * bus's log and are placed after the restart.
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHitsPublisher } from '../../../services/problem-stage/hits-publisher.js';
+import { createMemoryBus } from '../../../services/runtime/adapters/bus/memory.adapter.js';
+import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
+import { silentLogger } from '../../../services/runtime/logger.js';
 import { ProblemsKit, chText } from './problems-kit.js';
 
 t.test('an open problem survives a restart and is closed by a record sent after it', async (t) => {
@@ -34,4 +39,34 @@ t.test('an open problem survives a restart and is closed by a record sent after 
   t.equal(after[0]!.date_start, chText(opened));
   t.equal(after[0]!.date_end, chText(closed));
   t.equal((await k.getCi(ci.id)).state.value, 'Ok');
+});
+
+t.test('hits on disk that the stage had not placed when the platform stopped are placed after the restart', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ops-problems-restart-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const k = new ProblemsKit();
+  await k.start(dataDir);
+  const wg = await k.workGroup();
+  const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
+  const stream = await k.stream();
+  const trigger = await k.trigger(stream.id);
+  const partitions = k.p.platform.config.problemPartitions;
+  await k.p.stop(false);
+
+  // What an event worker leaves when the process dies right after its publish: the hits message
+  // in the bus's log, and nobody has placed it.
+  const bus = createMemoryBus({ logger: silentLogger() }, { logPath: join(dataDir, 'bus') });
+  await bus.ensureStream(HITS_STREAM);
+  const at = k.clock - 10 * 60_000;
+  const hit = { id: '0123456789abcdef0123456789abcdef', ts: at, resolve: false, priority: 2 as const, incidents: [] };
+  await createHitsPublisher(bus, partitions).publish([{ triggerId: trigger.id, ciId: ci.id, hit }], 'left-behind');
+  await bus.close();
+
+  await k.start(dataDir);
+  t.teardown(() => k.p.stop(false));
+  await k.problemsSettled();
+  const rows = await k.problems(ci.id);
+  t.equal(rows.length, 1, 'the problem the hit opens');
+  t.equal(rows[0]!.date_start, chText(new Date(at).toISOString()));
+  t.equal((await k.getCi(ci.id)).state.value, 'Problem');
 });

@@ -106,3 +106,48 @@ t.test('a failing run reports to onError and still resolves its items; the next 
   await Promise.all([throwsAtOnce(1), throwsAtOnce(2)]);
   t.same(syncErrors, [failure], 'a run that throws before returning a promise too');
 });
+
+/** A clock the test moves: runs take `took` ms of it; sleeping moves it on and is recorded. */
+function lingeringRunner(took: number[], maxMs: number) {
+  let clock = 0;
+  const sleeps: number[] = [];
+  const groups: number[][] = [];
+  const enqueue = createGroupRunner<number>(
+    async (items) => {
+      groups.push(items);
+      clock += took[groups.length - 1] ?? 0;
+    },
+    () => undefined,
+    {
+      maxMs,
+      now: () => clock,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        clock += ms;
+      },
+    },
+  );
+  return { enqueue, groups, sleeps, idle: (ms: number) => void (clock += ms) };
+}
+
+t.test('linger: the next group starts no sooner than the last one took after it ended', async (t) => {
+  const r = lingeringRunner([120, 5], 250);
+  await r.enqueue(1);
+  t.same(r.sleeps, [], 'the first group starts at once');
+  await r.enqueue(2);
+  t.same(r.sleeps, [120], 'after a group of 120 ms, the next waits 120 ms from its end');
+  r.idle(1000);
+  await r.enqueue(3);
+  t.same(r.sleeps, [120], 'after an idle second, at once');
+  t.same(r.groups, [[1], [2], [3]]);
+});
+
+t.test('linger: at most maxMs, and only what is left of it', async (t) => {
+  const r = lingeringRunner([900, 100], 250);
+  await r.enqueue(1);
+  await r.enqueue(2);
+  t.same(r.sleeps, [250], 'a group of 900 ms: the next waits maxMs');
+  r.idle(60);
+  await r.enqueue(3);
+  t.same(r.sleeps, [250, 40], 'a group of 100 ms that ended 60 ms ago: 40 ms more');
+});
