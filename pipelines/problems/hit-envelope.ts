@@ -28,7 +28,8 @@ export interface HitsEnvelope {
   closes: KeyClose[];
 }
 
-type WireKey = [triggerId: number, ciId: number, ids: string[], dates: number[], codes: number[], incidents: Array<[index: number, refs: IncidentRef[]]>];
+/** `ids` joined by spaces when none holds one (record ids are hex): one string is quicker in JSON. */
+type WireKey = [triggerId: number, ciId: number, ids: string | string[], dates: number[], codes: number[], incidents: Array<[index: number, refs: IncidentRef[]]>];
 type EarlierWireKey = [triggerId: number, ciId: number, hits: Hit[]];
 
 /** Priority and resolve in one number: priority × 2, plus 1 for a resolving hit. */
@@ -40,19 +41,22 @@ function wireKey(k: KeyHits): string {
   const dates = new Array<number>(n);
   const codes = new Array<number>(n);
   const incidents: WireKey[5] = [];
+  let spaced = false;
   for (let i = 0; i < n; i++) {
     const hit = k.hits[i]!;
     ids[i] = hit.id;
+    spaced ||= hit.id.includes(' ');
     dates[i] = hit.ts;
     codes[i] = codeOf(hit);
     if (hit.incidents.length > 0) incidents.push([i, hit.incidents]);
   }
-  return JSON.stringify([k.triggerId, k.ciId, ids, dates, codes, incidents] satisfies WireKey);
+  return JSON.stringify([k.triggerId, k.ciId, spaced ? ids : ids.join(' '), dates, codes, incidents] satisfies WireKey);
 }
 
 function keyOf(wire: WireKey | EarlierWireKey): KeyHits {
   if (wire.length === 3) return { triggerId: wire[0], ciId: wire[1], hits: wire[2] };
-  const [triggerId, ciId, ids, dates, codes, incidents] = wire;
+  const [triggerId, ciId, joined, dates, codes, incidents] = wire;
+  const ids = typeof joined === 'string' ? joined.split(' ') : joined;
   const hits = new Array<Hit>(ids.length);
   for (let i = 0; i < ids.length; i++) {
     const code = codes[i]!;

@@ -41,7 +41,7 @@ const PULL_WAIT_MS = 500;
 const RETRY_MS = 1000;
 const MAX_ATTEMPTS = 8;
 /** The longest a group waits for the next to gather (group-runner.ts). */
-const MAX_LINGER_MS = 250;
+const MAX_LINGER_MS = 500;
 /**
  * Key states an owner keeps decoded (about 25 KB each at most): its partitions' keys, read again
  * from the store only when another owner wrote them since (the store compares versions).

@@ -130,24 +130,24 @@ function lingeringRunner(took: number[], maxMs: number) {
   return { enqueue, groups, sleeps, idle: (ms: number) => void (clock += ms) };
 }
 
-t.test('linger: the next group starts no sooner than the last one took after it ended', async (t) => {
-  const r = lingeringRunner([120, 5], 250);
+t.test('linger: the next group starts no sooner than twice what the last one took after it ended', async (t) => {
+  const r = lingeringRunner([120, 5], 500);
   await r.enqueue(1);
   t.same(r.sleeps, [], 'the first group starts at once');
   await r.enqueue(2);
-  t.same(r.sleeps, [120], 'after a group of 120 ms, the next waits 120 ms from its end');
+  t.same(r.sleeps, [240], 'after a group of 120 ms, the next waits 240 ms from its end');
   r.idle(1000);
   await r.enqueue(3);
-  t.same(r.sleeps, [120], 'after an idle second, at once');
+  t.same(r.sleeps, [240], 'after an idle second, at once');
   t.same(r.groups, [[1], [2], [3]]);
 });
 
 t.test('linger: at most maxMs, and only what is left of it', async (t) => {
-  const r = lingeringRunner([900, 100], 250);
+  const r = lingeringRunner([900, 100], 500);
   await r.enqueue(1);
   await r.enqueue(2);
-  t.same(r.sleeps, [250], 'a group of 900 ms: the next waits maxMs');
+  t.same(r.sleeps, [500], 'a group of 900 ms: the next waits maxMs');
   r.idle(60);
   await r.enqueue(3);
-  t.same(r.sleeps, [250, 40], 'a group of 100 ms that ended 60 ms ago: 40 ms more');
+  t.same(r.sleeps, [500, 140], 'a group of 100 ms that ended 60 ms ago: 140 ms more');
 });

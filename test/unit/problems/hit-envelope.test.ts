@@ -83,3 +83,8 @@ t.test('a message written by an earlier version (hits as objects) is still read'
   const earlier = Buffer.from(JSON.stringify({ keys: [[1, 4, [hit]]], closes: [] }));
   t.same(decodeHits(earlier), { keys: [{ triggerId: 1, ciId: 4, hits: [hit] }], closes: [] });
 });
+
+t.test('ids holding a space travel too', async (t) => {
+  const hits = [hitOf(1), { ...hitOf(3), ciId: 1, hit: { ...hitOf(3).hit, id: 'an id with spaces' } }];
+  t.same(decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits.map((h) => h.id), ['event-1', 'an id with spaces']);
+});

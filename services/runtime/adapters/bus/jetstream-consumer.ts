@@ -7,6 +7,9 @@ import { AckPolicy, createInbox, DeliverPolicy, nanos, type ConsumerConfig, type
 import type { Logger } from '../../logger.js';
 import type { BatchHandler, BusMessage, ConsumerSpec } from './bus.port.js';
 
+/** How long past its expiry a pull's answer may still come before the pull counts as lost. */
+const LOST_AFTER_MS = 1000;
+
 export interface JetStreamConsumerDeps {
   nc: NatsConnection;
   jsm: JetStreamManager;
@@ -139,8 +142,12 @@ export class JetStreamConsumer {
           else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
         },
       });
-      // Only when the answer never comes: the connection dropped meanwhile.
-      const lost = setTimeout(() => finish(), expires + 1000);
+      // Only when the answer never comes: the connection dropped meanwhile. After an event loop
+      // held up for longer than this (a large batch decoded in one go), the timer is due before
+      // the socket's data is read, and that data may hold a message delivered to this pull:
+      // unsubscribed first, it would be lost here and come back only after ackWait (seen in the
+      // problems bench: a partition stalled for 30 s). So the timer lets pending input go first.
+      const lost = setTimeout(() => setImmediate(() => finish()), expires + LOST_AFTER_MS);
       try {
         nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify({ batch, expires: nanos(expires) }), {
           reply: inbox,
