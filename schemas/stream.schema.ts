@@ -31,8 +31,14 @@ export const Preprocessor = Type.Object(
   { additionalProperties: false },
 );
 
+export const Framing = Type.Union([Type.Literal('body'), Type.Literal('elements'), Type.Literal('lines')], {
+  description:
+    'Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON',
+});
+
 export const StreamConfig = Type.Object(
   {
+    framing: Type.Optional(Framing),
     parser: Type.Optional(Type.Union([Parser, Type.Null()])),
     preprocessor: Type.Optional(Type.Union([Preprocessor, Type.Null()])),
     routeLabel: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),

@@ -1,8 +1,32 @@
 /** Event dates: parsing what records carry, and the form ClickHouse's DateTime64(3) reads. */
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
 
+/**
+ * The years an event date may fall in: ClickHouse's DateTime64 holds 1900-01-01 to 2299-12-31,
+ * and a date outside would be stored clamped, that is at another date.
+ */
+export const STORABLE_YEARS = { first: 1900, last: 2299 } as const;
+const FIRST_MS = Date.UTC(STORABLE_YEARS.first, 0, 1);
+const END_MS = Date.UTC(STORABLE_YEARS.last + 1, 0, 1);
+
+const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * An ISO 8601 date-time with a zone, of a day that exists (JavaScript's Date.parse rolls
+ * 2026-02-30 over to March 2nd) and an instant the event table can hold.
+ */
 export function isIsoDateTime(value: unknown): value is string {
-  return typeof value === 'string' && ISO.test(value) && !Number.isNaN(Date.parse(value));
+  if (typeof value !== 'string') return false;
+  const m = ISO.exec(value);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return false;
+  if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return false;
+  const ms = Date.parse(value);
+  return ms >= FIRST_MS && ms < END_MS;
 }
 
 export type TimestampFormat = 'iso8601' | 'epoch-ms' | 'epoch-s';
@@ -13,7 +37,7 @@ export function parseTimestamp(value: unknown, format: TimestampFormat = 'iso860
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(n)) return undefined;
   const ms = format === 'epoch-s' ? n * 1000 : n;
-  return ms >= 0 && ms < 253402300800000 ? Math.round(ms) : undefined;
+  return ms >= 0 && ms < END_MS ? Math.round(ms) : undefined;
 }
 
 let lastMs = Number.NaN;

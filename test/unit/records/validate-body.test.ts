@@ -14,8 +14,8 @@ function refused(t: Test, check: BodyCheck): string {
   return check.ok ? '' : check.reason;
 }
 
-t.test('the four media types of spec 2.17, and only those', async (t) => {
-  t.strictSame([...MEDIA_TYPES], ['application/json', 'application/x-ndjson', 'text/xml', 'text/plain']);
+t.test('the four media types of spec 2.17, NDJSON also under its two other names, and only those', async (t) => {
+  t.strictSame([...MEDIA_TYPES], ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonlines', 'text/xml', 'text/plain']);
 });
 
 t.test('application/json: an object is one record, kept as it was sent', async (t) => {
@@ -116,7 +116,7 @@ t.test('application/x-ndjson: a pretty-printed object is not NDJSON', async (t) 
 t.test('application/x-ndjson: a bad @timestamp on one line refuses the body naming the line', async (t) => {
   const body = '{"@timestamp":"2026-11-21T10:00:00Z"}\n{"@timestamp":"2026-11-21T10:00:00Z"}\n{"@timestamp":"21.11.2026"}\n';
   const reason = refused(t, validateBody('application/x-ndjson', body));
-  t.match(reason, /^Line 3: @timestamp is not an ISO 8601 date-time: "21.11.2026"/);
+  t.match(reason, /^Line 3: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299: "21.11.2026"/);
 });
 
 t.test('text/xml: a well-formed document is one record, carried as a JSON string', async (t) => {
@@ -148,4 +148,63 @@ t.test('text/plain: unicode and control characters survive the envelope encoding
   const text = 'Ünïcödé ✓ \u0001 \u2028 \u2029 "quoted" \\ back';
   const ok = accepted(t, validateBody('text/plain', text));
   t.equal(JSON.parse(ok.lines[0]!), text);
+});
+
+// Framing (issue #14, DESIGN §6): where records begin, chosen per stream.
+
+t.test('framing elements: a top-level JSON array is one record per element (collectd write_http JSON)', async (t) => {
+  const collectd = '[{"values":[0.5],"plugin":"cpu","host":"db-1"},{"values":[12],"plugin":"memory","host":"db-1"}]';
+  const ok = accepted(t, validateBody('application/json', collectd, 'elements'));
+  t.strictSame(ok.lines.map((l) => JSON.parse(l).plugin), ['cpu', 'memory']);
+  t.strictSame(accepted(t, validateBody('application/json', '{"a":1}', 'elements')).lines, ['{"a":1}'], 'any other JSON text is one record');
+  t.strictSame(accepted(t, validateBody('application/json', '[]', 'elements')).lines, [], 'an empty array holds no record');
+});
+
+t.test('framing elements: each NDJSON line that is an array gives its elements', async (t) => {
+  const ok = accepted(t, validateBody('application/x-ndjson', '[{"n":1},{"n":2}]\n{"n":3}\n', 'elements'));
+  t.strictSame(ok.lines.map((l) => JSON.parse(l).n), [1, 2, 3]);
+});
+
+t.test('framing elements: an element with a bad @timestamp refuses the body naming the element', async (t) => {
+  const reason = refused(t, validateBody('application/json', '[{"@timestamp":"2026-11-21T10:00:00Z"},{"@timestamp":"nope"}]', 'elements'));
+  t.match(reason, /^Element 2: @timestamp is not/);
+  t.match(refused(t, validateBody('application/x-ndjson', '{}\n[{},{"@timestamp":"nope"}]', 'elements')), /^Line 2, element 2: @timestamp is not/);
+});
+
+t.test('framing lines: plain text is one record per non-empty line (collectd PUTVAL commands)', async (t) => {
+  const body = 'PUTVAL "db-1/cpu-0/cpu-idle" interval=10 N:98\r\nPUTVAL "db-1/load/load" interval=10 N:0.5:0.4:0.3\n\nPUTVAL "db-1/memory/memory-used" N:1234\n';
+  const ok = accepted(t, validateBody('text/plain', body, 'lines'));
+  t.equal(ok.kind, 'text');
+  t.strictSame(ok.lines.map((l) => JSON.parse(l)), ['PUTVAL "db-1/cpu-0/cpu-idle" interval=10 N:98', 'PUTVAL "db-1/load/load" interval=10 N:0.5:0.4:0.3', 'PUTVAL "db-1/memory/memory-used" N:1234']);
+});
+
+t.test('framing lines: a JSON body is read as NDJSON (syslog-ng batches sent as application/json)', async (t) => {
+  const ok = accepted(t, validateBody('application/json', '{"n":1}\n{"n":2}\n', 'lines'));
+  t.strictSame(ok.lines, ['{"n":1}', '{"n":2}']);
+  t.match(refused(t, validateBody('application/json', '{"n":1}\n{oops\n', 'lines')), /^Line 2 is not valid JSON/);
+});
+
+t.test('framing: XML is one record whatever the framing; body framing keeps arrays whole', async (t) => {
+  for (const framing of ['body', 'elements', 'lines'] as const) t.equal(accepted(t, validateBody('text/xml', '<a/>\n<!-- x -->', framing)).lines.length, 1, framing);
+  t.equal(accepted(t, validateBody('application/json', '[1,2]', 'body')).lines.length, 1);
+  t.equal(accepted(t, validateBody('text/plain', 'a\nb', 'body')).lines.length, 1);
+});
+
+t.test('NDJSON under its other names: application/ndjson and application/jsonlines', async (t) => {
+  for (const type of ['application/ndjson', 'application/jsonlines'] as const) {
+    t.strictSame(accepted(t, validateBody(type, '{"n":1}\n{"n":2}')).lines, ['{"n":1}', '{"n":2}'], type);
+  }
+});
+
+t.test('a slice of a line-framed body names lines of the whole body', async (t) => {
+  t.match(refused(t, validateBody('application/x-ndjson', '{}\n{bad', 'body', 1001)), /^Line 1002 /);
+});
+
+t.test('@timestamp: a day that does not exist, or a year the event table cannot hold, refuses the body', async (t) => {
+  for (const ts of ['2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '2300-01-01T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T10:60:00Z', '2026-11-21T10:00:60Z', '2026-11-21T10:00:00+25:00']) {
+    t.match(refused(t, validateBody('application/x-ndjson', `{}\n${JSON.stringify({ '@timestamp': ts })}`)), /^Line 2: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299/, ts);
+  }
+  for (const ts of ['2024-02-29T00:00:00Z', '1900-01-01T00:00:00Z', '2299-12-31T23:59:59.999Z', '2026-12-31T23:59:59+14:00']) {
+    accepted(t, validateBody('application/json', JSON.stringify({ '@timestamp': ts })));
+  }
 });
