@@ -29,6 +29,28 @@ export function batchPart(receivedAt: number, kind: RecordKind, lines: readonly 
   return { receivedAt, kind, count: lines.length, text: lines.join('\n') };
 }
 
+/**
+ * The records of one request as parts of at most `maxRecords` records and about `maxBytes`
+ * bytes each (one bus message, and one event worker's rows, each bounded), in order. A single
+ * record over `maxBytes` is a part of its own: the caller decides whether the bus can carry it.
+ */
+export function batchParts(receivedAt: number, kind: RecordKind, lines: readonly string[], maxRecords: number, maxBytes: number): BatchPart[] {
+  const parts: BatchPart[] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const size = Buffer.byteLength(lines[i]!) + 1;
+    if (i > start && (i - start >= maxRecords || bytes + size > maxBytes)) {
+      parts.push(batchPart(receivedAt, kind, lines.slice(start, i)));
+      start = i;
+      bytes = 0;
+    }
+    bytes += size;
+  }
+  if (start < lines.length) parts.push(batchPart(receivedAt, kind, start === 0 ? lines : lines.slice(start)));
+  return parts;
+}
+
 export interface IncomingRecord {
   /** Position in the batch: with the batch id, the record's stable identity. */
   index: number;

@@ -16,9 +16,12 @@ export function recordId(batchId: string, index: number): string {
 
 /**
  * Settings an insert of these rows needs: a JSON object or array given for the String column
- * `payload` is stored as its own text, so a record's JSON goes in as it came, unescaped.
+ * `payload` is stored as its own text, so a record's JSON goes in as it came, unescaped. Rows of
+ * any number of months go in one insert (the table is partitioned by month, and ClickHouse
+ * refuses more than 100 partitions in one block by default): a backfill of old records must not
+ * make the whole batch, with the records sent beside it, fail again on every retry.
  */
-export const EVENT_ROW_SETTINGS = { input_format_json_read_objects_as_strings: 1, input_format_json_read_arrays_as_strings: 1 } as const;
+export const EVENT_ROW_SETTINGS = { input_format_json_read_objects_as_strings: 1, input_format_json_read_arrays_as_strings: 1, max_partitions_per_insert_block: 0 } as const;
 
 /** The payload as it goes into the row: objects and arrays as they are, anything else quoted. */
 function payloadField(payload: string): string {

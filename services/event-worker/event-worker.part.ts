@@ -20,7 +20,7 @@ import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-
 import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
 import { createStoreWindow } from './store-window.js';
 import { unstoredRows, type RowTable } from './unstored-rows.js';
-import { createHitsPublisher, type HitsPublisher } from '../problem-stage/hits-publisher.js';
+import { createHitsPublisher, MAX_HITS_MESSAGE_BYTES, type HitsPublisher } from '../problem-stage/hits-publisher.js';
 import { startProblemStage } from '../problem-stage/problem-stage.js';
 import { startCloseSweep } from '../problem-stage/close-sweep.js';
 
@@ -196,7 +196,7 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
       await bus.ensureStream(RECORDS_STREAM);
       await bus.ensureStream(HITS_STREAM);
       const stage = startProblemStage(ctx);
-      const publisher = createHitsPublisher(bus, ctx.config.problemPartitions);
+      const publisher = createHitsPublisher(bus, ctx.config.problemPartitions, Math.min(MAX_HITS_MESSAGE_BYTES, bus.maxMessageBytes / 2));
       const stopSweep = startCloseSweep({ model: ctx.controlPlane.model, publisher, logger: ctx.logger, now: ctx.now });
       const worker = createBatchWorker(ctx, publisher, hooks);
       const consumer = bus.consume(EVENT_WORKER_CONSUMER, worker.handler);

@@ -21,10 +21,12 @@ interface OpenBatch {
   bytes: number;
   waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
   timer: NodeJS.Timeout | undefined;
+  /** Goes as soon as the stream's window allows: it is full, has waited, or formed behind one. */
+  ready: boolean;
 }
 
 export interface MicroBatcher {
-  /** Resolves once the records are durably on the bus. */
+  /** Resolves once the records are durably on the bus. `bytes`: the part's size in its message. */
   add(streamId: number, part: BatchPart, bytes: number): Promise<void>;
   /** Publishes every open batch now and waits for them (at stop). */
   flush(): Promise<void>;
@@ -34,10 +36,17 @@ export interface MicroBatcher {
 const RETRY_DELAY_MS = 100;
 const IN_FLIGHT_PER_STREAM = 1;
 
+/**
+ * `config.maxBytes` bounds a message's parts: a part that would take its batch past it starts
+ * the next batch, so a message stays under the bound unless one part alone is larger (the
+ * ingress sizes parts under it).
+ */
 export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus; logger: Logger; metrics: Metrics }): MicroBatcher {
-  const open = new Map<number, OpenBatch>();
+  /** Per stream, oldest first; only the last one takes new parts. */
+  const open = new Map<number, OpenBatch[]>();
   const publishing = new Set<Promise<void>>();
   const inFlightOf = new Map<number, number>();
+  const isFull = (b: OpenBatch): boolean => b.records >= config.maxRecords || b.bytes >= config.maxBytes;
 
   async function publishWithRetry(subject: string, data: Buffer, msgId: string): Promise<void> {
     const deadline = Date.now() + config.publishTimeoutMs;
@@ -52,10 +61,26 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
     }
   }
 
-  function send(streamId: number): void {
-    const batch = open.get(streamId);
-    if (!batch) return;
-    open.delete(streamId);
+  /** Sends what may go now, within the stream's window; arms the wait of a batch still gathering. */
+  function pump(streamId: number): void {
+    const queue = open.get(streamId);
+    while (queue && queue.length > 0 && (inFlightOf.get(streamId) ?? 0) < IN_FLIGHT_PER_STREAM) {
+      const head = queue[0]!;
+      if (!head.ready && head === queue.at(-1) && !isFull(head) && config.maxWaitMs > 0) {
+        head.timer ??= setTimeout(() => {
+          head.timer = undefined;
+          head.ready = true;
+          pump(streamId);
+        }, config.maxWaitMs);
+        return;
+      }
+      queue.shift();
+      if (queue.length === 0) open.delete(streamId);
+      send(streamId, head);
+    }
+  }
+
+  function send(streamId: number, batch: OpenBatch): void {
     clearTimeout(batch.timer);
     deps.metrics.batchRecords.observe({ stage: 'ingress' }, batch.records);
     deps.metrics.batchBytes.observe({ stage: 'ingress' }, batch.bytes);
@@ -64,9 +89,8 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
     const settled = (): void => {
       publishing.delete(done);
       inFlightOf.set(streamId, (inFlightOf.get(streamId) ?? 1) - 1);
-      // What gathered while the window was full goes now, unless its own timer is still running.
-      const next = open.get(streamId);
-      if (next && next.timer === undefined) send(streamId);
+      // What gathered while the window was full goes now, unless its own wait is still running.
+      pump(streamId);
     };
     const done: Promise<void> = publishWithRetry(recordsSubject(streamId), Buffer.from(encodeBatch(streamId, batch.parts)), msgId).then(
       () => {
@@ -90,33 +114,32 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
       if (publishing.size >= config.maxPendingBatches) {
         return Promise.reject(new BusUnavailableError(`${publishing.size} batches are waiting for the bus; retry shortly`, 1));
       }
-      let batch = open.get(streamId);
-      if (!batch) {
-        batch = { parts: [], records: 0, bytes: 0, waiters: [], timer: undefined };
-        open.set(streamId, batch);
+      let queue = open.get(streamId);
+      if (!queue) open.set(streamId, (queue = []));
+      let batch = queue.at(-1);
+      if (!batch || (batch.records > 0 && (batch.records + part.count > config.maxRecords || batch.bytes + bytes > config.maxBytes))) {
+        if (batch) batch.ready = true;
+        // Formed while the window is full: it goes when the message ahead is acknowledged.
+        batch = { parts: [], records: 0, bytes: 0, waiters: [], timer: undefined, ready: (inFlightOf.get(streamId) ?? 0) >= IN_FLIGHT_PER_STREAM };
+        queue.push(batch);
       }
       batch.parts.push(part);
       batch.records += part.count;
       batch.bytes += bytes;
-      const promise = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
-      const windowFull = (inFlightOf.get(streamId) ?? 0) >= IN_FLIGHT_PER_STREAM;
-      if (batch.records >= config.maxRecords || batch.bytes >= config.maxBytes) send(streamId);
-      else if (windowFull) {
-        // Sent when a message of this stream is acknowledged (see send).
-      } else if (config.maxWaitMs === 0) send(streamId);
-      else
-        batch.timer ??= setTimeout(() => {
-          const current = open.get(streamId);
-          if (!current) return;
-          current.timer = undefined;
-          if ((inFlightOf.get(streamId) ?? 0) < IN_FLIGHT_PER_STREAM) send(streamId);
-        }, config.maxWaitMs);
+      const target = batch;
+      const promise = new Promise<void>((resolve, reject) => target.waiters.push({ resolve, reject }));
+      pump(streamId);
       return promise;
     },
     async flush() {
-      for (const streamId of [...open.keys()]) send(streamId);
+      for (const [streamId, queue] of [...open]) {
+        for (const b of queue) b.ready = true;
+        pump(streamId);
+      }
       await Promise.allSettled([...publishing]);
+      // What could not go while the window was full went as the messages ahead settled.
+      while (publishing.size > 0) await Promise.allSettled([...publishing]);
     },
-    inFlight: () => publishing.size + open.size,
+    inFlight: () => publishing.size + [...open.values()].reduce((n, q) => n + q.length, 0),
   };
 }

@@ -66,6 +66,8 @@ export const errors = {
   unprocessable: (detail: string) => new AppError('unprocessable', detail),
   conflict: (detail: string) => new AppError('conflict', detail),
   gone: (detail: string) => new AppError('gone', detail),
+  payloadTooLarge: (detail: string) => new AppError('payload-too-large', detail),
+  unsupportedMediaType: (detail: string) => new AppError('unsupported-media-type', detail),
   unavailable: (detail: string, retryAfterSeconds = 1) =>
     new AppError('unavailable', detail, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new AppError('internal', 'An unexpected error occurred; it has been logged'),

@@ -9,6 +9,7 @@ import { errors, AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
+import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import type { Method, Reply, Request, Route } from './route.js';
 import { fieldErrors, type Checker } from './validate.js';
 import { writeStream, writeWhole, type ResponseState } from './write-reply.js';
@@ -148,6 +149,7 @@ export class Exchange implements ResponseState {
     if (!compiled.accepts.has(request.contentType)) {
       throw new AppError('unsupported-media-type', `Content-Type must be ${[...compiled.accepts].join(' or ')}${request.contentType ? `, not ${request.contentType}` : ''}`);
     }
+    const encoding = bodyEncodingOf(request.headers['content-encoding']);
     const limit = this.limit();
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > limit) {
@@ -159,13 +161,17 @@ export class Exchange implements ResponseState {
         this.fail(new AppError('payload-too-large', `The body exceeds the limit of ${limit} bytes`), true);
         return;
       }
-      request.rawBody = body;
-      try {
-        if (compiled.bodyChecker) request.body = parseJson(body, compiled.bodyChecker);
-        this.run();
-      } catch (error) {
-        this.fail(error);
-      }
+      const use = (decoded: Buffer): void => {
+        request.rawBody = decoded;
+        try {
+          if (compiled.bodyChecker) request.body = parseJson(decoded, compiled.bodyChecker);
+          this.run();
+        } catch (error) {
+          this.fail(error);
+        }
+      };
+      if (encoding === 'identity') use(body);
+      else decodeBody(body, encoding, limit).then(use, (error: unknown) => this.fail(error));
     });
   }
 

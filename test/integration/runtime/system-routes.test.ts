@@ -36,7 +36,7 @@ t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t
   t.ok(create.responses['201'].content['application/json'].schema.properties.sharedToWorkGroups, 'the CI model is described');
   t.same(create.security, [{ bearer: [] }]);
   t.same(doc.body.paths['/api/public/cl/v1/stream-data'].post.security, [{ streamKeyQuery: [] }, { streamKeyHeader: [] }]);
-  t.same(Object.keys(doc.body.paths['/api/public/cl/v1/stream-data'].post.requestBody.content).sort(), ['application/json', 'application/x-ndjson', 'text/plain', 'text/xml']);
+  t.same(Object.keys(doc.body.paths['/api/public/cl/v1/stream-data'].post.requestBody.content).sort(), ['application/json', 'application/jsonlines', 'application/ndjson', 'application/x-ndjson', 'text/plain', 'text/xml']);
 });
 
 const skip = missingServices('nats-server', 'redis-server');

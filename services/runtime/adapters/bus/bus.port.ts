@@ -91,6 +91,11 @@ export type BatchHandler = (batch: BusMessage[]) => Promise<void>;
 
 export interface Bus {
   readonly kind: 'memory' | 'jetstream';
+  /**
+   * The largest message the bus takes, headers included (NATS's max_payload, 1 MB by default;
+   * unbounded in-process): publishers size their messages under it.
+   */
+  readonly maxMessageBytes: number;
   /** Creates or updates the stream; idempotent. */
   ensureStream(spec: StreamSpec): Promise<void>;
   /**

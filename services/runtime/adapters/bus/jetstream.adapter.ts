@@ -84,6 +84,10 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
 
   return {
     kind: 'jetstream',
+    // The server's limit, as it announced it when the connection was made.
+    get maxMessageBytes() {
+      return nc.info?.max_payload ?? 1024 * 1024;
+    },
 
     async ensureStream(spec: StreamSpec): Promise<void> {
       const bounded = spec.maxMessages !== undefined && spec.maxMessages >= 0;

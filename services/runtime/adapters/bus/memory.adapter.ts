@@ -50,6 +50,7 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
 
   return {
     kind: 'memory',
+    maxMessageBytes: Number.POSITIVE_INFINITY,
 
     async ensureStream(spec: StreamSpec): Promise<void> {
       if (closed) throw new BusUnavailableError('bus closed');

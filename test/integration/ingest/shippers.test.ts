@@ -1,0 +1,148 @@
+/**
+ * Issue #14: what common shippers send is stored as they mean it, and 200 always means stored.
+ * The stream's framing (body / elements / lines), NDJSON under its three names, compressed bodies,
+ * dates that do not exist, bodies of many months and of millions of records; every test reads
+ * back the rows on disk (no FINAL), not only the status.
+ */
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import t from 'tap';
+import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+
+const PATH = '/api/public/cl/v1/stream-data';
+const MAX_BODY = 16 * 1024 * 1024;
+
+let p: TestPlatform;
+t.before(async () => {
+  p = await startTestPlatform({ env: { OPS_MAX_BODY_BYTES: String(MAX_BODY) } });
+});
+t.teardown(() => p.stop());
+
+let streamNo = 0;
+async function createStream(config?: unknown): Promise<{ id: number; key: string }> {
+  streamNo += 1;
+  const created = await p.api('POST', '/api/admin/v1/streams', { json: { name: `shippers-${streamNo}`, ...(config === undefined ? {} : { config }) } });
+  if (created.status !== 201) throw new Error(`stream not created: ${created.status} ${created.text}`);
+  return { id: created.body.id, key: created.body.key };
+}
+
+async function post(key: string, type: string, body: string | Uint8Array, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${p.base}${PATH}?streamKey=${encodeURIComponent(key)}`, {
+    method: 'POST',
+    headers: { 'content-type': type, ...headers },
+    body: typeof body === 'string' ? new TextEncoder().encode(body) : body,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const payloads = async (streamId: number): Promise<unknown[]> =>
+  (await p.platform.engines.analytics.query<{ payload: string }>('SELECT payload FROM events WHERE stream_id = {s:UInt64} ORDER BY id', { s: streamId })).map((r) =>
+    JSON.parse(r.payload),
+  );
+/** Physical rows: a duplicate would count twice. */
+const rowCount = async (table: 'events' | 'dead_letters', streamId: number): Promise<number> =>
+  Number((await p.platform.engines.analytics.query<{ n: string }>(`SELECT count() AS n FROM ${table} WHERE stream_id = {s:UInt64}`, { s: streamId }))[0]!.n);
+
+t.test('framing elements: a collectd write_http JSON array is one record per value list', async (t) => {
+  const s = await createStream({ framing: 'elements' });
+  const body = JSON.stringify([
+    { values: [98.5], dstypes: ['gauge'], dsnames: ['value'], time: 1763719200.123, interval: 10, host: 'db-1', plugin: 'cpu', plugin_instance: '0', type: 'percent', type_instance: 'idle' },
+    { values: [0.5, 0.4, 0.3], dstypes: ['gauge', 'gauge', 'gauge'], dsnames: ['shortterm', 'midterm', 'longterm'], time: 1763719200.123, interval: 10, host: 'db-1', plugin: 'load', plugin_instance: '', type: 'load', type_instance: '' },
+  ]);
+  const answer = await post(s.key, 'application/json', body);
+  t.equal(answer.status, 200);
+  t.strictSame(answer.body, { accepted: 2 });
+  t.strictSame(((await payloads(s.id)) as Array<{ plugin: string }>).map((r) => r.plugin).sort(), ['cpu', 'load'], 'each element its own record, with its fields');
+});
+
+t.test('framing body (the default): an array stays one record, as the spec says', async (t) => {
+  const s = await createStream();
+  t.strictSame((await post(s.key, 'application/json', '[{"n":1},{"n":2}]')).body, { accepted: 1 });
+  t.strictSame(await payloads(s.id), [[{ n: 1 }, { n: 2 }]]);
+});
+
+t.test('framing lines: collectd Format Command (one PUTVAL per line) is one record per line, through the parser', async (t) => {
+  const s = await createStream({ framing: 'lines', parser: { type: 'text', pattern: '^PUTVAL "(?<host>[^/]+)/(?<metric>[^"]+)" (?:interval=\\d+ )?N:(?<value>\\S+)$' } });
+  const lines = Array.from({ length: 131 }, (_, i) => `PUTVAL "db-${i % 3}/cpu-${i}/percent-idle" interval=10 N:${i}.5`);
+  lines[60] = 'this line matches no pattern';
+  const answer = await post(s.key, 'text/plain', lines.join('\r\n') + '\n');
+  t.strictSame(answer.body, { accepted: 131 });
+  t.equal(await rowCount('events', s.id), 130, 'every line that parses is an event');
+  const dead = await p.platform.engines.analytics.query<{ reason: string; payload: string }>('SELECT reason, payload FROM dead_letters WHERE stream_id = {s:UInt64}', { s: s.id });
+  t.equal(dead.length, 1, 'the line that does not parse is a dead letter, not lost');
+  t.match(dead[0]!.reason, /does not match the stream's pattern/);
+  t.match(dead[0]!.payload, /this line matches no pattern/);
+});
+
+t.test('NDJSON as application/ndjson and application/jsonlines too', async (t) => {
+  const s = await createStream();
+  for (const type of ['application/ndjson', 'application/jsonlines', 'application/x-ndjson']) {
+    t.strictSame((await post(s.key, type, `{"type":"${type}"}\n{"type":"${type}"}\n`)).body, { accepted: 2 }, type);
+  }
+  t.equal(await rowCount('events', s.id), 6);
+});
+
+t.test('Content-Encoding gzip and deflate (zlib or raw) are decoded, for JSON, NDJSON and text alike', async (t) => {
+  const s = await createStream({ parser: { type: 'text' } });
+  const ndjson = '{"n":1}\n{"n":2}\n';
+  t.strictSame((await post(s.key, 'application/x-ndjson', gzipSync(ndjson), { 'content-encoding': 'gzip' })).body, { accepted: 2 }, 'gzip NDJSON');
+  t.strictSame((await post(s.key, 'application/json', deflateSync('{"n":3}'), { 'content-encoding': 'deflate' })).body, { accepted: 1 }, 'deflate');
+  t.strictSame((await post(s.key, 'application/json', deflateRawSync('{"n":4}'), { 'content-encoding': 'deflate' })).body, { accepted: 1 }, 'raw deflate');
+  t.strictSame((await post(s.key, 'text/plain', gzipSync('disk full on db-1'), { 'content-encoding': 'gzip' })).body, { accepted: 1 }, 'gzip text');
+  const stored = (await payloads(s.id)) as Array<{ n?: number; message?: string }>;
+  t.strictSame(stored.filter((x) => x.n !== undefined).sort((a, b) => a.n! - b.n!), [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+  t.strictSame(stored.filter((x) => x.message !== undefined), [{ message: 'disk full on db-1' }], 'the text is stored decoded, not as binary');
+});
+
+t.test('a compressed body over the limit once decoded (a zip bomb) is a 413, and nothing is stored', async (t) => {
+  const s = await createStream();
+  const bomb = gzipSync(Buffer.alloc(MAX_BODY + 1024 * 1024, 0x20));
+  t.ok(bomb.length < 64 * 1024, `the bomb is ${bomb.length} bytes on the wire`);
+  const answer = await post(s.key, 'application/json', bomb, { 'content-encoding': 'gzip' });
+  t.equal(answer.status, 413);
+  t.match(answer.body.detail, /once decoded/);
+  t.equal(await rowCount('events', s.id), 0);
+});
+
+t.test('an encoding the server cannot decode is a 415; bytes that are not what the encoding says a 400', async (t) => {
+  const s = await createStream();
+  const br = await post(s.key, 'application/json', '{"n":1}', { 'content-encoding': 'br' });
+  t.equal(br.status, 415);
+  t.match(br.body.detail, /Content-Encoding "br" is not supported/);
+  const fake = await post(s.key, 'application/json', '{"n":1}', { 'content-encoding': 'gzip' });
+  t.equal(fake.status, 400);
+  t.match(fake.body.detail, /not valid gzip/);
+  t.equal(await rowCount('events', s.id), 0);
+});
+
+t.test('a day that does not exist, or a year out of the event table\'s range, is a 400 naming the line; nothing stored', async (t) => {
+  const s = await createStream();
+  for (const [ts, line] of [['2026-02-30T00:00:00Z', 2], ['0000-01-01T00:00:00Z', 3]] as const) {
+    const lines = ['{"n":1,"@timestamp":"2026-02-28T00:00:00Z"}', '{"n":2}', '{"n":3}'];
+    lines[line - 1] = JSON.stringify({ n: line, '@timestamp': ts });
+    const answer = await post(s.key, 'application/x-ndjson', lines.join('\n'));
+    t.equal(answer.status, 400, ts);
+    t.match(answer.body.detail, new RegExp(`^Line ${line}: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299`), ts);
+  }
+  t.equal(await rowCount('events', s.id), 0);
+});
+
+t.test('101 records in 101 different months: 200, and all 101 are stored', async (t) => {
+  const s = await createStream();
+  const lines = Array.from({ length: 101 }, (_, i) => JSON.stringify({ n: i, '@timestamp': new Date(Date.UTC(2010, i, 15)).toISOString() }));
+  const answer = await post(s.key, 'application/x-ndjson', lines.join('\n'));
+  t.strictSame(answer.body, { accepted: 101 });
+  t.equal(await rowCount('events', s.id), 101);
+  const months = await p.platform.engines.analytics.query<{ m: string }>('SELECT uniqExact(toYYYYMM(ts)) AS m FROM events WHERE stream_id = {s:UInt64}', { s: s.id });
+  t.equal(Number(months[0]!.m), 101, 'each at its own month');
+});
+
+t.test('5 000 000 empty records in one 15 MB body: 200, and 5 000 000 rows, each once', async (t) => {
+  const s = await createStream();
+  const body = '{}\n'.repeat(5_000_000);
+  const answer = await post(s.key, 'application/x-ndjson', body);
+  t.strictSame(answer.body, { accepted: 5_000_000 });
+  const counts = await p.platform.engines.analytics.query<{ rows: string; ids: string }>('SELECT count() AS rows, uniqExact(id) AS ids FROM events WHERE stream_id = {s:UInt64}', { s: s.id });
+  t.strictSame(counts[0], { rows: '5000000', ids: '5000000' });
+  t.equal(await rowCount('dead_letters', 0), 0, 'no batch was dead-lettered whole');
+});
