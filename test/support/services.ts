@@ -4,7 +4,7 @@
  * binary a test is skipped with the reason; REQUIRE_SERVICES=1 (CI) turns that into a failure.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,11 +102,21 @@ async function startProcess(
   };
 }
 
-/** nats-server with JetStream, its store in a temporary directory (under `parentDir` if given). */
-export function startNats(parentDir?: string): Promise<RunningService> {
+/**
+ * nats-server with JetStream, its store in a temporary directory (under `parentDir` if given);
+ * `maxPayloadBytes` sets the largest message it takes (its default is 1 MB).
+ */
+export function startNats(parentDir?: string, options: { maxPayloadBytes?: number } = {}): Promise<RunningService> {
   return startProcess(
     'nats-server',
-    (port, dir) => ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
+    (port, dir) => {
+      const args = ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir];
+      if (options.maxPayloadBytes === undefined) return args;
+      // max_payload has no command-line flag: it goes in a configuration file.
+      const config = join(dir, 'nats.conf');
+      writeFileSync(config, `max_payload: ${options.maxPayloadBytes}\n`);
+      return ['-c', config, ...args];
+    },
     (port) => `nats://127.0.0.1:${port}`,
     parentDir,
   );
