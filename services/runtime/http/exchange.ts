@@ -199,7 +199,8 @@ export class Exchange implements ResponseState {
   }
 
   private send(reply: Reply, closeConnection = false): void {
-    if (reply.stream) {
+    const head = this.request.method === 'HEAD';
+    if (reply.stream && !head) {
       writeStream(this.res, this, reply as Reply & { stream: AsyncIterable<Uint8Array | string> }, this.request.id).then(
         () => this.complete(reply.status),
         (err: unknown) => this.failedWriting(err, reply.status),
@@ -207,7 +208,7 @@ export class Exchange implements ResponseState {
       return;
     }
     try {
-      writeWhole(this.res, this, reply, this.request.id, closeConnection);
+      writeWhole(this.res, this, reply, this.request.id, closeConnection, head);
       this.complete(reply.status);
     } catch (err) {
       this.failedWriting(err, reply.status);

@@ -5,7 +5,8 @@
 import type { TSchema } from 'typebox';
 import type { Logger } from '../logger.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** HEAD is never declared: every GET route answers it too, without the body (RFC 9110 §9.3.2). */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseSpec {
   description: string;
@@ -60,8 +61,11 @@ export interface Route {
   name: string;
   summary: string;
   tags: string[];
-  /** How the caller proves who it is; documented in the OpenAPI document. */
-  security?: 'bearer' | 'streamKey';
+  /**
+   * How the caller proves who it is; documented in the OpenAPI document. `streamKeyOrBasic`:
+   * the stream key in the query, the header, or as the password of HTTP Basic authentication.
+   */
+  security?: 'bearer' | 'streamKey' | 'streamKeyOrBasic';
   schema: RouteSchema;
   /** Media types accepted for the body; a route with a body defaults to application/json. */
   accepts?: string[];

@@ -29,8 +29,9 @@ export interface HttpServer {
   inFlight(): number;
 }
 
-const uwsMethod: Record<Method, 'get' | 'post' | 'put' | 'patch' | 'del'> = {
+const uwsMethod: Record<Method, 'get' | 'head' | 'post' | 'put' | 'patch' | 'del'> = {
   GET: 'get',
+  HEAD: 'head',
   POST: 'post',
   PUT: 'put',
   PATCH: 'patch',
@@ -68,7 +69,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         drainWaiters = [];
       }
     },
-    allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).map((r) => r.method),
+    allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).flatMap((r): Method[] => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])),
   };
 
   function serve(res: HttpResponse, compiled: CompiledRoute | undefined, method: Method, url: string, query: string, headers: Record<string, string>, params: Record<string, string>): void {
@@ -96,13 +97,16 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         };
         compiled.emptyQueryValid = !compiled.queryChecker || compiled.queryChecker.Check(compiled.queryChecker.Convert({}));
         registered.push(route);
-        app[uwsMethod[route.method]](route.path, (res, req) => {
-          const headers: Record<string, string> = {};
-          req.forEach((k, v) => (headers[k] = v));
-          const params: Record<string, string> = {};
-          for (let i = 0; i < paramNames.length; i++) params[paramNames[i]!] = safeDecode(req.getParameter(i) ?? '');
-          serve(res, compiled, route.method, req.getUrl(), req.getQuery() ?? '', headers, params);
-        });
+        const methods: Method[] = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+        for (const method of methods) {
+          app[uwsMethod[method]](route.path, (res, req) => {
+            const headers: Record<string, string> = {};
+            req.forEach((k, v) => (headers[k] = v));
+            const params: Record<string, string> = {};
+            for (let i = 0; i < paramNames.length; i++) params[paramNames[i]!] = safeDecode(req.getParameter(i) ?? '');
+            serve(res, compiled, method, req.getUrl(), req.getQuery() ?? '', headers, params);
+          });
+        }
       }
     },
     routes: () => registered,

@@ -31,7 +31,8 @@ function writeHead(res: HttpResponse, reply: Reply, requestId: string, contentTy
  * Writes a reply with a whole body in one corked write, synchronously: most answers are small,
  * and a promise per answer showed up in the ingestion profile.
  */
-export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply, requestId: string, closeConnection = false): void {
+/** `head`: the answer to a HEAD request, its headers and the length the body would have, no body. */
+export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply, requestId: string, closeConnection = false, head = false): void {
   if (state.aborted) return;
   let payload: string | Buffer | undefined;
   let contentType: string | undefined;
@@ -43,7 +44,7 @@ export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply
   }
   res.cork(() => {
     writeHead(res, reply, requestId, contentType);
-    if (payload === undefined) res.endWithoutBody(0, closeConnection);
+    if (payload === undefined || head) res.endWithoutBody(payload === undefined ? 0 : Buffer.byteLength(payload), closeConnection);
     else res.end(payload, closeConnection);
   });
 }

@@ -105,8 +105,21 @@ t.test('an unknown path gets 404 problem+json', async (t) => {
 t.test('a known path with another method gets 405 with Allow', async (t) => {
   const answer = await call(base, 'DELETE', '/things/1');
   t.equal(answer.status, 405);
-  t.equal(answer.headers.get('allow'), 'GET');
+  t.equal(answer.headers.get('allow'), 'GET, HEAD');
   isProblem(t, answer, 405, 'method-not-allowed');
+});
+
+t.test('HEAD on a GET route answers its status and headers, with the length of its body and no body', async (t) => {
+  const get = await fetch(`${base}/things/7`);
+  const getText = await get.text();
+  const head = await fetch(`${base}/things/7`, { method: 'HEAD' });
+  t.equal(head.status, 200);
+  t.equal(head.headers.get('content-type'), 'application/json');
+  t.equal(head.headers.get('content-length'), String(Buffer.byteLength(getText)));
+  t.equal(await head.text(), '');
+  const missing = await fetch(`${base}/things/missing`, { method: 'HEAD' });
+  t.equal(missing.status, 404, 'errors too');
+  t.equal(await missing.text(), '');
 });
 
 t.test('malformed JSON gets 400 invalid-json', async (t) => {
