@@ -1,8 +1,13 @@
-/** The ingress part: the stream-data listener and its micro-batcher. */
+/**
+ * The ingress part: the stream-data listener, the receivers for Elasticsearch shippers and
+ * Alertmanager, and the micro-batcher they share.
+ */
 import type { Part } from '../platform.js';
 import { RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { streamDataRoute } from './stream-data.route.js';
+import { elasticRoutes } from './elastic-bulk.route.js';
+import { alertmanagerRoute } from './alertmanager.route.js';
 
 const MESSAGE_HEADROOM_BYTES = 16 * 1024;
 
@@ -16,15 +21,14 @@ export const ingressPart: Part = {
     const maxMessageBytes = Math.min(ctx.config.batching.maxBytes, bus.maxMessageBytes - MESSAGE_HEADROOM_BYTES);
     const batcher = createMicroBatcher({ ...ctx.config.batching, maxBytes: maxMessageBytes }, { bus, logger: ctx.logger, metrics: ctx.metrics });
     ctx.lifecycle.onStop('ingress batches', () => batcher.flush());
-    return [
-      streamDataRoute({
-        streams: ctx.controlPlane.model.slices.streams,
-        batcher,
-        now: ctx.now,
-        maxBodyBytes: ctx.config.maxBodyBytes,
-        maxRecords: ctx.config.batching.maxRecords,
-        maxMessageBytes,
-      }),
-    ];
+    const receiverDeps = {
+      streams: ctx.controlPlane.model.slices.streams,
+      batcher,
+      now: ctx.now,
+      maxBodyBytes: ctx.config.maxBodyBytes,
+      maxRecords: ctx.config.batching.maxRecords,
+      maxMessageBytes,
+    };
+    return [streamDataRoute(receiverDeps), ...elasticRoutes(receiverDeps), alertmanagerRoute(receiverDeps)];
   },
 };

@@ -10,15 +10,14 @@
  * says so).
  */
 import Type from 'typebox';
-import type { StreamsSlice } from '../control-plane/streams/streams.slice.js';
-import { AppError, errors } from '../runtime/errors.js';
-import { BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
-import { json, type Request, type Route } from '../runtime/http/route.js';
+import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
+import { errors } from '../runtime/errors.js';
+import { json, type Route } from '../runtime/http/route.js';
 import { lineSlices, MEDIA_TYPES, readsLines, validateBody, type BodyCheck, type Framing, type MediaType } from '../../pipelines/records/validate-body.step.js';
 import { problems } from '../api/route-kit.js';
-import { batchParts, type RecordKind } from '../../pipelines/records/envelope.js';
-import type { StreamModel } from '../../schemas/stream.schema.js';
-import type { MicroBatcher } from './micro-batcher.js';
+import type { RecordKind } from '../../pipelines/records/envelope.js';
+import { handOver, type ReceiverDeps } from './hand-over.js';
+import { authenticateStreamKey } from './stream-key.js';
 
 export const STREAM_DATA_PATH = '/api/public/cl/v1/stream-data';
 
@@ -42,26 +41,7 @@ async function checkBody(mediaType: MediaType, text: string, framing: Framing): 
   return { ok: true, kind, lines };
 }
 
-function keyOf(request: Request): string | undefined {
-  const fromQuery = request.query.get('streamKey');
-  return fromQuery || request.headers['x-smon-stream-key'] || undefined;
-}
-
-export interface StreamDataDeps {
-  streams: StreamsSlice;
-  batcher: MicroBatcher;
-  now: () => number;
-  maxBodyBytes: number;
-  /** One message's records and record bytes at most (the batch bounds, under the bus's message size). */
-  maxRecords: number;
-  maxMessageBytes: number;
-}
-
-/** A part's header line in its message, counted with its records. */
-const PART_HEADER_BYTES = 64;
-
-export function streamDataRoute(deps: StreamDataDeps): Route {
-  const maxPartBytes = deps.maxMessageBytes;
+export function streamDataRoute(deps: ReceiverDeps): Route {
   return {
     method: 'POST',
     path: STREAM_DATA_PATH,
@@ -75,40 +55,19 @@ export function streamDataRoute(deps: StreamDataDeps): Route {
     schema: {
       query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key' })) }),
       responses: {
-        200: { description: 'Every record is stored (or, in-process, in the bus log on disk)', schema: Type.Object({ accepted: Type.Integer() }) },
+        200: { description: 'Every record is stored', schema: Type.Object({ accepted: Type.Integer() }) },
         ...problems(400, 413, 415, 422, 503),
       },
     },
-    authenticate(request) {
-      const key = keyOf(request);
-      if (!key) throw errors.unprocessable('The stream key is missing: send the streamKey query parameter or the x-smon-stream-key header');
-      const stream = deps.streams.byStreamKey(key);
-      if (!stream) throw errors.unprocessable('The stream key is not declared');
-      if (stream.status === 'inactive') throw errors.unprocessable(`Stream ${stream.id} is not active`);
-      if (stream.status === 'pendingDeletion') throw errors.unprocessable(`Stream ${stream.id} is pending deletion`);
-      request.auth = stream;
-    },
+    // The spec's two places for the key; the receivers for agents also take a Basic password.
+    authenticate: authenticateStreamKey(deps.streams, ['query', 'header']),
     async handler(request) {
-      const stream = request.auth as StreamModel;
+      const stream = request.auth as StreamRecord;
       const receivedAt = deps.now();
       const checked = await checkBody(request.contentType as MediaType, request.rawBody.toString('utf8'), stream.config.framing ?? 'body');
       if (!checked.ok) throw errors.badRequest(checked.reason);
       if (checked.lines.length === 0) throw errors.badRequest('The body holds no record');
-      const parts = batchParts(receivedAt, checked.kind, checked.lines, deps.maxRecords, maxPartBytes - PART_HEADER_BYTES);
-      const sizes = parts.map((p) => Buffer.byteLength(p.text) + PART_HEADER_BYTES);
-      // Only a part of one record can be over: batchParts cuts the others under the bound.
-      const tooLarge = sizes.findIndex((size) => size > maxPartBytes);
-      if (tooLarge >= 0) {
-        throw errors.payloadTooLarge(`A record of ${sizes[tooLarge]! - PART_HEADER_BYTES} bytes is larger than the largest message the bus takes (${maxPartBytes} bytes of records)`);
-      }
-      const added = await Promise.allSettled(parts.map((part, i) => deps.batcher.add(stream.id, part, sizes[i]!)));
-      const failed = added.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed) {
-        const error: unknown = failed.reason;
-        const partly = parts.length > 1 && added.some((r) => r.status === 'fulfilled') ? ' (some of this body’s records were stored: the body was sent in several messages)' : '';
-        if (error instanceof BusUnavailableError) throw errors.unavailable(`The records were not accepted: ${error.message}${partly}`, error.retryAfterSeconds);
-        throw error instanceof AppError ? error : errors.unavailable(`The records were not accepted; retry${partly}`, 1);
-      }
+      await handOver(deps, stream.id, receivedAt, checked.kind, checked.lines);
       return json(200, { accepted: checked.lines.length });
     },
   };

@@ -52,6 +52,7 @@ export function buildOpenApi(routes: readonly Route[], info: { title: string; ve
     };
     if (route.security === 'bearer') operation['security'] = [{ bearer: [] }];
     if (route.security === 'streamKey') operation['security'] = [{ streamKeyQuery: [] }, { streamKeyHeader: [] }];
+    if (route.security === 'streamKeyOrBasic') operation['security'] = [{ streamKeyQuery: [] }, { streamKeyHeader: [] }, { streamKeyBasic: [] }];
     if (route.schema.body) {
       operation['requestBody'] = { required: true, content: { [(route.accepts ?? ['application/json'])[0]!]: { schema: plain(route.schema.body) } } };
     } else if (route.rawBody) {
@@ -73,6 +74,7 @@ export function buildOpenApi(routes: readonly Route[], info: { title: string; ve
         bearer: { type: 'http', scheme: 'bearer', description: 'A personal token issued through the admin API or CLI' },
         streamKeyQuery: { type: 'apiKey', in: 'query', name: 'streamKey' },
         streamKeyHeader: { type: 'apiKey', in: 'header', name: 'x-smon-stream-key' },
+        streamKeyBasic: { type: 'http', scheme: 'basic', description: 'The stream key as the password; the user name is ignored' },
       },
     },
   };

@@ -1,0 +1,92 @@
+/**
+ * A Prometheus Alertmanager webhook receiver (`webhook_configs`, payload version 4), so alerts
+ * reach a stream with no proxy. Each alert is one record: the alert as sent plus the `receiver`
+ * and `groupKey` of its notification, dated by `@timestamp` = `startsAt` for a firing alert and
+ * `endsAt` for a resolved one. Alertmanager sends Go's zero time (`0001-01-01T00:00:00Z`) as the
+ * `endsAt` of a firing alert, and a date the event table cannot hold would be stored clamped, that
+ * is at another date: a date that is not usable leaves the record dated by its receipt instead.
+ *
+ * The body is checked against the schema below (400 when it does not match: Alertmanager logs
+ * the answer and retries only on 5xx, so a malformed notification is not retried forever). Like
+ * stream-data, the answer waits until the bus holds the records; 503 with Retry-After otherwise.
+ */
+import Type, { type Static } from 'typebox';
+import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
+import { json, type Route } from '../runtime/http/route.js';
+import { problems } from '../api/route-kit.js';
+import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
+import { handOver, type ReceiverDeps } from './hand-over.js';
+import { authenticateStreamKey } from './stream-key.js';
+
+export const ALERTMANAGER_PATH = '/api/public/cl/v1/alertmanager';
+
+const Status = Type.Union([Type.Literal('firing'), Type.Literal('resolved')]);
+const Labels = Type.Record(Type.String(), Type.String());
+
+export const AlertmanagerAlert = Type.Object({
+  status: Status,
+  labels: Labels,
+  annotations: Type.Optional(Labels),
+  startsAt: Type.String({ description: 'RFC 3339; the event date of a firing alert' }),
+  endsAt: Type.Optional(Type.String({ description: 'RFC 3339; the event date of a resolved alert (0001-01-01T00:00:00Z while firing)' })),
+  generatorURL: Type.Optional(Type.String()),
+  fingerprint: Type.Optional(Type.String()),
+});
+
+/** Alertmanager's webhook body (version 4); fields added by later versions are let through. */
+export const AlertmanagerWebhook = Type.Object({
+  version: Type.Optional(Type.String()),
+  groupKey: Type.String(),
+  truncatedAlerts: Type.Optional(Type.Integer({ minimum: 0 })),
+  status: Status,
+  receiver: Type.String(),
+  groupLabels: Type.Optional(Labels),
+  commonLabels: Type.Optional(Labels),
+  commonAnnotations: Type.Optional(Labels),
+  externalURL: Type.Optional(Type.String()),
+  alerts: Type.Array(AlertmanagerAlert),
+});
+type Webhook = Static<typeof AlertmanagerWebhook>;
+type Alert = Webhook['alerts'][number];
+
+/** Go's zero time: Alertmanager's "not ended yet". */
+const ZERO_TIME = /^0001-01-01T/;
+
+/** The record of one alert, as one JSON line. */
+export function alertRecord(alert: Alert, notification: Pick<Webhook, 'receiver' | 'groupKey'>): string {
+  const date = alert.status === 'resolved' ? alert.endsAt : alert.startsAt;
+  const record: Record<string, unknown> = { ...alert, receiver: notification.receiver, groupKey: notification.groupKey };
+  // Set or removed, never left as sent: only the alert's own date may date the event.
+  if (isIsoDateTime(date) && !ZERO_TIME.test(date)) record['@timestamp'] = date;
+  else delete record['@timestamp'];
+  return JSON.stringify(record);
+}
+
+export function alertmanagerRoute(deps: ReceiverDeps): Route {
+  return {
+    method: 'POST',
+    path: ALERTMANAGER_PATH,
+    name: 'ingress.alertmanager',
+    summary: 'Send an Alertmanager webhook notification to a stream: one record per alert',
+    tags: ['stream-data'],
+    security: 'streamKeyOrBasic',
+    maxBodyBytes: deps.maxBodyBytes,
+    schema: {
+      query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key or as the Basic password' })) }),
+      body: AlertmanagerWebhook,
+      responses: {
+        200: { description: 'Every alert is accepted and will be stored', schema: Type.Object({ accepted: Type.Integer() }) },
+        ...problems(400, 413, 415, 422, 503),
+      },
+    },
+    authenticate: authenticateStreamKey(deps.streams),
+    async handler(request) {
+      const receivedAt = deps.now();
+      const webhook = request.body as Webhook;
+      if (webhook.alerts.length === 0) return json(200, { accepted: 0 });
+      const records = webhook.alerts.map((alert) => alertRecord(alert, webhook));
+      await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', records, 'alert');
+      return json(200, { accepted: records.length });
+    },
+  };
+}
