@@ -28,6 +28,28 @@ export function requireLevel(model: PlatformModel, actor: Actor, ci: CiRecord, l
   if (levelOn(model.slices.cmdb, actor.subject, ci.id) < level) throw errors.forbidden(detail);
 }
 
+/**
+ * As requireLevel, for a CI the request names besides the one it acts on (a child to move): one
+ * the caller may not even see is answered as if it did not exist, so a 403 tells nothing about
+ * the CIs of other workgroups.
+ */
+export function requireLevelOnNamed(model: PlatformModel, actor: Actor, ci: CiRecord, level: Level, what: string, detail: string): void {
+  const has = levelOn(model.slices.cmdb, actor.subject, ci.id);
+  if (has < Level.BasicRead) throw errors.notFound(`${what} ${ci.id} not found`);
+  if (has < level) throw errors.forbidden(detail);
+}
+
+/**
+ * Giving a CI to another workgroup is the owner's act (DESIGN §4, docs/decisions.md "Rights"):
+ * the caller must be a member of both the CI's owner workgroup and the new one. A grantee's write
+ * changes the CI, never who owns it.
+ */
+export function requireOwnerChange(actor: Actor, ci: CiRecord, owner: number): void {
+  if (owner === ci.ownerWorkGroupId || actor.subject.admin) return;
+  if (!actor.subject.workGroupIds.has(ci.ownerWorkGroupId)) throw errors.forbidden(`Only members of the workgroup that owns CI ${ci.id} may give it to another workgroup`);
+  if (!actor.subject.workGroupIds.has(owner)) throw errors.forbidden(`No permission to give CI ${ci.id} to workgroup ${owner}`);
+}
+
 /** The CI type a body names, or the default one for null. */
 export function resolveType(model: PlatformModel, ref: { id: number } | null | undefined): number {
   const cmdb = model.slices.cmdb;

@@ -6,7 +6,7 @@ import type { JournalChange } from '../../runtime/adapters/journal/journal.port.
 import type { PlatformCommand } from '../slices.js';
 import type { CiRecord, GrantRecord } from './cmdb.types.js';
 import {
-  ciIdOrThrow, findCi, Level, requireLevel, requireName, requireUniqueName, resolveCmdbSystem, resolveType, resolveWorkGroup, stamp, type Actor,
+  ciIdOrThrow, findCi, Level, requireLevel, requireOwnerChange, requireName, requireUniqueName, resolveCmdbSystem, resolveType, resolveWorkGroup, stamp, type Actor,
 } from './ci-checks.js';
 import { checkGrantInputs } from './grant.commands.js';
 
@@ -87,9 +87,7 @@ export function updateCi(id: number, body: CiUpdateBody, actor: Actor, now: stri
     const typeId = resolveType(model, body.configItemType);
     const cmdbSystemId = body.cmdbSystemId === undefined ? ci.cmdbSystemId : resolveCmdbSystem(model, body.cmdbSystemId);
     requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to update CI ${id}`);
-    if (owner !== ci.ownerWorkGroupId && !actor.subject.admin && !actor.subject.workGroupIds.has(owner)) {
-      throw errors.forbidden(`No permission to give CI ${id} to workgroup ${owner}`);
-    }
+    requireOwnerChange(actor, ci, owner);
     requireUniqueName(model, name, typeId, id);
     const changes: JournalChange[] = [];
     const next: CiRecord = stamp(

@@ -1,7 +1,7 @@
 /** Hierarchy (#13, #15) and influence (#14, #16) links; both graphs stay acyclic (DESIGN §4a). */
 import { errors } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
-import { findCi, Level, requireLevel, stamp, type Actor } from './ci-checks.js';
+import { findCi, Level, requireLevel, requireLevelOnNamed, stamp, type Actor } from './ci-checks.js';
 
 /** True when `target` is reachable from `start` following `next`. */
 function reaches(start: number, target: number, next: (id: number) => Iterable<number>): boolean {
@@ -23,6 +23,9 @@ export function addChild(parentId: number, childId: number, actor: Actor, now: s
     const parent = findCi(model, parentId, 'Parent CI');
     const child = findCi(model, childId, 'Child CI');
     requireLevel(model, actor, parent, Level.Write, `Insufficient privileges on the parent CI ${parentId}`);
+    // Moving a CI changes it (and what its new ancestors' grants give on it): the right to change
+    // the CI moved as well as its new place.
+    requireLevelOnNamed(model, actor, child, Level.Write, 'Child CI', `Insufficient privileges on CI ${childId}: moving a CI needs the right to change it`);
     if (parent.ownerWorkGroupId !== child.ownerWorkGroupId) {
       throw errors.badRequest(`CI ${parentId} and CI ${childId} belong to different workgroups`, [{ path: '/id', message: 'the child must belong to the parent’s workgroup' }]);
     }
@@ -38,8 +41,9 @@ export function removeChild(parentId: number, childId: number, actor: Actor, now
   return (model) => {
     const parent = findCi(model, parentId, 'Parent CI');
     const child = findCi(model, childId, 'Child CI');
-    if (child.parentId !== parentId) throw errors.notFound(`CI ${childId} is not a child of CI ${parentId}`);
     requireLevel(model, actor, parent, Level.Write, `Insufficient privileges on the parent CI ${parentId}`);
+    requireLevelOnNamed(model, actor, child, Level.Write, 'Child CI', `Insufficient privileges on CI ${childId}: moving a CI needs the right to change it`);
+    if (child.parentId !== parentId) throw errors.notFound(`CI ${childId} is not a child of CI ${parentId}`);
     return { changes: [{ key: `ci:${childId}`, value: stamp({ ...child, parentId: null }, actor, now) }], result: () => childId };
   };
 }
