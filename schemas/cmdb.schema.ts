@@ -4,7 +4,7 @@
  * CI id", "owner workgroup missing" — is answered by its own message rather than a schema error.
  */
 import Type, { type Static } from 'typebox';
-import { Nullable } from './common.schema.js';
+import { LabelValue, labelRecord, LIMITS, LongText, NameText, Nullable } from './common.schema.js';
 
 const IdRef = Type.Object({ id: Type.Number() });
 const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -16,9 +16,10 @@ export const CiRight = Type.Union([
   Type.Literal('base-system.rsm.read'),
   Type.Literal('base-system.rsm.write'),
 ]);
-export const Labels = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()]), {
-  description: 'Label name to a string, an array of strings, or null (a label without value)',
-});
+export const Labels = labelRecord(
+  Type.Union([LabelValue, Type.Array(LabelValue, { maxItems: LIMITS.labels }), Type.Null()]),
+  'Label name (1–128 characters, no control characters; at most 100 labels) to a string, an array of strings, or null (a label without value); values of at most 1 024 characters',
+);
 
 export const Grant = Type.Object({ id: Type.Integer(), workGroupId: Type.Integer(), shareType: ShareType, grants: Type.Array(CiRight) });
 export const Edge = Type.Object({ type: Type.Union([Type.Literal('Hierarchy'), Type.Literal('Influence')]), configItem: IdName });
@@ -64,17 +65,17 @@ export const ShortCi = IdName;
 export const FilteredCi = Type.Object({ id: Type.Integer(), name: Type.String(), labels: Nullable(Labels) });
 
 export const CiFilter = Type.Object({
-  ids: Type.Optional(Nullable(Type.Array(Type.Number()))),
-  names: Type.Optional(Nullable(Type.Array(Type.String()))),
-  labels: Type.Optional(Nullable(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String()), Type.Null()])))),
+  ids: Type.Optional(Nullable(Type.Array(Type.Number(), { maxItems: LIMITS.listItems }))),
+  names: Type.Optional(Nullable(Type.Array(NameText, { maxItems: LIMITS.listItems }))),
+  labels: Type.Optional(Nullable(Labels)),
 });
 
 const GrantInput = Type.Object({ workGroupId: Type.Number(), shareType: ShareType, grants: Type.Array(CiRight) });
 
 export const CiCreate = Type.Object({
   id: Type.Optional(Nullable(Type.Number())),
-  name: Type.Optional(Nullable(Type.String())),
-  description: Type.Optional(Nullable(Type.String())),
+  name: Type.Optional(Nullable(NameText)),
+  description: Type.Optional(Nullable(LongText)),
   parent: Type.Optional(Nullable(IdRef)),
   configItemType: Type.Optional(Nullable(IdRef)),
   ownerWorkGroup: Type.Optional(Nullable(IdRef)),
@@ -85,8 +86,8 @@ export const CiCreate = Type.Object({
 });
 
 export const CiUpdate = Type.Object({
-  name: Type.Optional(Nullable(Type.String())),
-  description: Type.Optional(Nullable(Type.String())),
+  name: Type.Optional(Nullable(NameText)),
+  description: Type.Optional(Nullable(LongText)),
   configItemType: Type.Optional(Nullable(IdRef)),
   ownerWorkGroup: Type.Optional(Nullable(IdRef)),
   labels: Type.Optional(Nullable(Labels)),

@@ -8,6 +8,27 @@ export const DateTime = Type.String({
   description: 'ISO 8601 date-time with offset',
 });
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
+
+/**
+ * Limits on what a caller may send (issue #15): every process keeps the control plane in memory,
+ * so one request must not be able to fill it. In the schemas, so they reach the OpenAPI document.
+ */
+export const LIMITS = { name: 255, text: 4000, labelKey: 128, labelValue: 1024, labels: 100, listItems: 10_000 } as const;
+
+/** A name or title as sent: at most LIMITS.name characters (the domain says when it is required). */
+export const NameText = Type.String({ maxLength: LIMITS.name });
+/** A description: at most LIMITS.text characters. */
+export const LongText = Type.String({ maxLength: LIMITS.text });
+/** A label value: at most LIMITS.labelValue characters. */
+export const LabelValue = Type.String({ maxLength: LIMITS.labelValue });
+
+/**
+ * Labels as a dictionary: names of 1–128 characters without control characters, at most 100 of
+ * them. A record's keys are checked by pattern, and a key the pattern does not match would go
+ * unchecked, value and all, without `additionalProperties: false` (a name holding a newline did).
+ */
+export const labelRecord = <T extends Parameters<typeof Type.Record>[1]>(value: T, description: string) =>
+  Type.Record(Type.String({ pattern: `^[^\\u0000-\\u001f\\u007f]{1,${LIMITS.labelKey}}$` }), value, { additionalProperties: false, maxProperties: LIMITS.labels, description });
 export const IdParams = Type.Object({ id: Type.String({ description: 'Numeric id' }) });
 
 /** `T | null` (spec 2: "null means any" / "null assigns the default"). */
