@@ -3,9 +3,11 @@
  * in batches through csv-stringify's sync API. Lines end with `\n`; a cell is quoted when it holds
  * a comma, a quote or a line break, and a multi-valued cell (`multi` columns: CIs, tags,
  * incidents) is always quoted when it is not empty ("comma-joined inside a quoted cell"), empty
- * and unquoted when there is nothing. Dates are `dd.MM.yyyy HH:mm` in `timeZone`.
+ * and unquoted when there is nothing. Dates are `dd.MM.yyyy HH:mm` in `timeZone`. Text cells
+ * are made inert first (cell-text.ts).
  */
 import { stringify } from 'csv-stringify/sync';
+import { inertCellText } from './cell-text.js';
 import { zonedClock, type ExportColumn } from './columns.js';
 
 export interface CsvOptions {
@@ -28,6 +30,7 @@ export function csvExport<R>(rows: AsyncIterable<R>, columns: ReadonlyArray<Expo
     });
   const cells = (row: R): unknown[] =>
     columns.map((column) => {
+      if (column.type === 'string') return inertCellText(column.value(row));
       if (column.type !== 'date') return column.value(row);
       const ms = column.value(row);
       return ms === null ? '' : clock.format(ms);

@@ -19,6 +19,7 @@ import ExcelJS from 'exceljs';
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { inertCellText } from './cell-text.js';
 import { zonedClock, type ExportColumn } from './columns.js';
 
 export const XLSX_DATE_FORMAT = 'dd.mm.yyyy hh:mm';
@@ -41,7 +42,7 @@ export function xlsxExport<R>(rows: AsyncIterable<R>, columns: ReadonlyArray<Exp
   const cells = (row: R): Array<string | number | Date | null> =>
     columns.map((column) => {
       if (column.type === 'number') return column.value(row);
-      if (column.type === 'string') return column.value(row) || null;
+      if (column.type === 'string') return inertCellText(column.value(row)) || null;
       const ms = column.value(row);
       return ms === null ? null : new Date(clock.wallClock(ms));
     });
