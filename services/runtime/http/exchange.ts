@@ -10,6 +10,9 @@ import type { Logger } from '../logger.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
 import { bodyEncodingOf, decodeBody } from './decode-body.js';
+
+/** Charsets a body may declare: UTF-8, and US-ASCII, which is a part of it. */
+const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
 import type { Method, Reply, Request, Route } from './route.js';
 import { fieldErrors, type Checker } from './validate.js';
 import { writeStream, writeWhole, type ResponseState } from './write-reply.js';
@@ -149,6 +152,9 @@ export class Exchange implements ResponseState {
     if (!compiled.accepts.has(request.contentType)) {
       throw new AppError('unsupported-media-type', `Content-Type must be ${[...compiled.accepts].join(' or ')}${request.contentType ? `, not ${request.contentType}` : ''}`);
     }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    // Bodies are read as UTF-8: another charset would be decoded wrong, not refused.
+    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) throw errors.unsupportedMediaType(`The body must be UTF-8, not ${charset}`);
     const encoding = bodyEncodingOf(request.headers['content-encoding']);
     const limit = this.limit();
     const declared = Number(request.headers['content-length'] ?? 0);

@@ -91,6 +91,17 @@ t.test('a wrong content type gets 415 problem+json', async (t) => {
   t.equal(missing.status, 415);
 });
 
+t.test('a charset other than UTF-8 gets 415 problem+json; utf-8 and us-ascii are fine', async (t) => {
+  for (const type of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"']) {
+    const answer = await call(base, 'POST', '/things', { headers: { 'content-type': type }, body: '{"name":"x"}' });
+    isProblem(t, answer, 415, 'unsupported-media-type');
+    t.match(answer.body.detail, /must be UTF-8/);
+  }
+  for (const type of ['application/json; charset=UTF-8', 'application/json; charset=us-ascii']) {
+    t.equal((await call(base, 'POST', '/things', { headers: { 'content-type': type }, body: '{"name":"x"}' })).status, 201, type);
+  }
+});
+
 t.test('content type parameters are ignored', async (t) => {
   const answer = await call(base, 'POST', '/things', { body: '{"name":"b"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
   t.equal(answer.status, 201);
