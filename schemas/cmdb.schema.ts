@@ -103,7 +103,7 @@ export const GrantCreate = Type.Object({
 
 export const GrantUpdate = Type.Object({
   id: Type.Optional(Nullable(Type.Number())),
-  workGroupId: Type.Optional(Nullable(Type.Number())),
+  workGroupId: Type.Optional(Nullable(Type.Number({ description: 'Optional: the access model’s own workgroup (it cannot move to another: 400)' }))),
   shareType: ShareType,
   grants: Type.Optional(Nullable(Type.Array(CiRight))),
 });

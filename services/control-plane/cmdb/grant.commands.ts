@@ -44,15 +44,22 @@ export function addGrant(ciId: number, body: GrantCreateBody, actor: Actor, now:
 
 export function updateGrant(ciId: number, body: GrantUpdateBody, actor: Actor, now: string): PlatformCommand<number> {
   return (model) => {
-    if (body.workGroupId === null || body.workGroupId === undefined) throw errors.badRequest('The workgroup id is required', [{ path: '/workGroupId', message: 'is required' }]);
+    // The spec's body is id, shareType and grants: the workgroup is the access model's own. Given,
+    // it must be that one (a rule does not move to another workgroup); given as null, it is missing.
+    if (body.workGroupId === null) throw errors.badRequest('The workgroup id is required', [{ path: '/workGroupId', message: 'is required' }]);
     const grants = requireGrants(body.grants);
     if (!isPositiveId(body.id)) throw errors.badRequest(`Invalid access-model id: ${JSON.stringify(body.id ?? null)}`, [{ path: '/id', message: 'must be a positive integer' }]);
     const ci = findCi(model, ciId);
     const grantId = body.id;
     const existing = ci.grants.find((g) => g.id === grantId);
     if (!existing) throw errors.notFound(`Access model ${grantId} not found on CI ${ciId}`);
-    const workGroupId = resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
+    const workGroupId = body.workGroupId === undefined ? existing.workGroupId : resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
     requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to change access to CI ${ciId}`);
+    if (workGroupId !== existing.workGroupId) {
+      throw errors.badRequest(`Access model ${grantId} is for workgroup ${existing.workGroupId}; it cannot move to workgroup ${workGroupId}: remove it and add one`, [
+        { path: '/workGroupId', message: 'must be the access model’s workgroup' },
+      ]);
+    }
     if (ci.grants.some((g) => g.id !== grantId && g.workGroupId === workGroupId && g.shareType === body.shareType)) {
       throw errors.badRequest(`The access rule for workgroup ${workGroupId} (${body.shareType}) is already set on CI ${ciId}`, [{ path: '/workGroupId', message: 'access rule already set' }]);
     }

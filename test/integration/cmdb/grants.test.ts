@@ -186,11 +186,25 @@ t.test('#10 400: invalid data model', async (t) => {
   isProblem(t, await change(ci.id, { id: 'first', workGroupId: wgB.id, shareType: 'Tree', grants: [READ] }), 400, 'validation', undefined, '/id');
 });
 
-t.test('#10 400: workgroup id required', async (t) => {
+t.test('#10 200: the spec\'s body (id, shareType, grants) changes the access model of its own workgroup', async (t) => {
   const ci = await ciOfA();
   const grant = await k.grant(ci.id, wgB.id, 'Tree', [READ]);
-  isProblem(t, await change(ci.id, { id: grant.id, shareType: 'Tree', grants: [READ] }), 400, 'bad-request', /workgroup id is required/, '/workGroupId');
-  isProblem(t, await change(ci.id, { id: grant.id, workGroupId: null, shareType: 'Tree', grants: [READ] }), 400, 'bad-request', /workgroup id is required/);
+  const answer = await change(ci.id, { id: grant.id, shareType: 'ConfigItem', grants: [WRITE] });
+  t.equal(answer.status, 200);
+  t.same(answer.body.sharedToWorkGroups, [{ id: grant.id, workGroupId: wgB.id, shareType: 'ConfigItem', grants: [WRITE] }]);
+});
+
+t.test('#10 400: workgroup id required (given as null)', async (t) => {
+  const ci = await ciOfA();
+  const grant = await k.grant(ci.id, wgB.id, 'Tree', [READ]);
+  isProblem(t, await change(ci.id, { id: grant.id, workGroupId: null, shareType: 'Tree', grants: [READ] }), 400, 'bad-request', /workgroup id is required/, '/workGroupId');
+});
+
+t.test('#10 400: an access model does not move to another workgroup', async (t) => {
+  const ci = await ciOfA();
+  const grant = await k.grant(ci.id, wgB.id, 'Tree', [READ]);
+  isProblem(t, await change(ci.id, { id: grant.id, workGroupId: wgA.id, shareType: 'Tree', grants: [READ] }), 400, 'bad-request', /cannot move to workgroup/, '/workGroupId');
+  t.same((await k.get(ci.id)).body.sharedToWorkGroups.map((g: { workGroupId: number }) => g.workGroupId), [wgB.id], 'still B\'s');
 });
 
 t.test('#10 400: grants list missing', async (t) => {
