@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { createStream, sendKey, type KeyVia, type StreamInfo } from '../../support/streams.js';
 
 const PATH = '/api/public/cl/v1/alertmanager';
 const START = Date.parse('2026-11-21T10:00:00.000Z');
@@ -18,24 +19,14 @@ t.before(async () => {
 });
 t.teardown(() => p.stop());
 
-interface StreamInfo {
-  id: number;
-  key: string;
-}
 let streamNo = 0;
-async function createStream(): Promise<StreamInfo> {
-  streamNo += 1;
-  const created = await p.api('POST', '/api/admin/v1/streams', { json: { name: `alertmanager-${streamNo}` } });
-  if (created.status !== 201) throw new Error(`stream not created: ${created.status} ${created.text}`);
-  return { id: created.body.id, key: created.body.key };
-}
+const newStream = (config?: unknown): Promise<StreamInfo> => createStream(p, `alertmanager-${++streamNo}`, config);
 
-type Via = 'query' | 'header' | 'basic';
+type Via = KeyVia;
 async function notify(key: string | undefined, body: unknown, via: Via = 'query'): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Alertmanager/0.27.0' };
-  if (key !== undefined && via === 'header') headers['x-smon-stream-key'] = key;
-  if (key !== undefined && via === 'basic') headers['authorization'] = `Basic ${Buffer.from(`alertmanager:${key}`).toString('base64')}`;
-  const query = key !== undefined && via === 'query' ? `?streamKey=${encodeURIComponent(key)}` : '';
+  const sent = sendKey(key, via, 'alertmanager');
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Alertmanager/0.27.0', ...sent.headers };
+  const query = sent.query;
   const response = await fetch(p.base + PATH + query, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
@@ -83,7 +74,7 @@ const chTime = (ms: number): string => new Date(ms).toISOString().replace('T', '
 const tick = (): number => (clock += 1000);
 
 t.test('a firing alert is one record: the alert, receiver and groupKey, dated by startsAt', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const at = tick();
   const firing = alert('firing', 'InstanceDown', '2026-11-21T09:58:00.123456789Z', ZERO_TIME);
   const answer = await notify(s.key, webhook([firing]));
@@ -102,7 +93,7 @@ t.test('a firing alert is one record: the alert, receiver and groupKey, dated by
 });
 
 t.test('a resolved alert is dated by endsAt', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const resolved = alert('resolved', 'InstanceDown', '2026-11-21T09:58:00Z', '2026-11-21T11:03:30.5+01:00');
   const answer = await notify(s.key, webhook([resolved], 'resolved'));
   t.equal(answer.status, 200);
@@ -112,7 +103,7 @@ t.test('a resolved alert is dated by endsAt', async (t) => {
 });
 
 t.test('a notification of firing and resolved alerts stores one record per alert, each with its own date', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const alerts = [
     alert('firing', 'DiskFull', '2026-11-21T08:00:00Z', ZERO_TIME),
     alert('resolved', 'InstanceDown', '2026-11-21T07:00:00Z', '2026-11-21T07:30:00Z'),
@@ -137,7 +128,7 @@ t.test('a notification of firing and resolved alerts stores one record per alert
 });
 
 t.test('an alert without a usable date is dated by its receipt, never by year 0001', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const at = tick();
   const alerts = [
     alert('resolved', 'ZeroEnd', '2026-11-21T08:00:00Z', ZERO_TIME),
@@ -158,7 +149,7 @@ t.test('an alert without a usable date is dated by its receipt, never by year 00
 });
 
 t.test('an empty alerts array answers {"accepted":0} and stores nothing', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const answer = await notify(s.key, webhook([]));
   t.equal(answer.status, 200);
   t.strictSame(answer.body, { accepted: 0 });
@@ -166,7 +157,7 @@ t.test('an empty alerts array answers {"accepted":0} and stores nothing', async 
 });
 
 t.test('a malformed webhook is 400 and stores nothing', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const good = alert('firing', 'InstanceDown', '2026-11-21T09:58:00Z', ZERO_TIME);
   const { alerts: _alerts, ...noAlerts } = webhook([good]);
   const { labels: _labels, ...noLabels } = good;
@@ -189,7 +180,7 @@ t.test('a malformed webhook is 400 and stores nothing', async (t) => {
 });
 
 t.test('the key is taken from the query, the x-smon-stream-key header or the Basic password', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   for (const via of ['query', 'header', 'basic'] as const) {
     const answer = await notify(s.key, webhook([alert('firing', `Via-${via}`, '2026-11-21T09:00:00Z', ZERO_TIME)]), via);
     t.equal(answer.status, 200, via);
@@ -198,8 +189,8 @@ t.test('the key is taken from the query, the x-smon-stream-key header or the Bas
 });
 
 t.test('a missing, unknown, inactive or pending-deletion key is 422, and stores nothing', async (t) => {
-  const inactive = await createStream();
-  const pending = await createStream();
+  const inactive = await newStream();
+  const pending = await newStream();
   t.equal((await p.api('POST', `/api/admin/v1/streams/${inactive.id}/deactivate`)).status, 200);
   t.equal((await p.api('POST', `/api/admin/v1/streams/${pending.id}/mark-for-deletion`)).status, 200);
   const body = webhook([alert('firing', 'InstanceDown', '2026-11-21T09:58:00Z', ZERO_TIME)]);

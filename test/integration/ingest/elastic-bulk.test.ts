@@ -7,6 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { createStream, sendKey, type KeyVia, type StreamInfo } from '../../support/streams.js';
 
 const ELASTIC = '/api/public/cl/v1/elastic';
 const START = Date.parse('2026-11-21T10:00:00.000Z');
@@ -18,19 +19,10 @@ t.before(async () => {
 });
 t.teardown(() => p.stop());
 
-interface StreamInfo {
-  id: number;
-  key: string;
-}
 let streamNo = 0;
-async function createStream(): Promise<StreamInfo> {
-  streamNo += 1;
-  const created = await p.api('POST', '/api/admin/v1/streams', { json: { name: `elastic-${streamNo}` } });
-  if (created.status !== 201) throw new Error(`stream not created: ${created.status} ${created.text}`);
-  return { id: created.body.id, key: created.body.key };
-}
+const newStream = (config?: unknown): Promise<StreamInfo> => createStream(p, `elastic-${++streamNo}`, config);
 
-type Via = 'query' | 'header' | 'basic';
+type Via = KeyVia;
 interface Answer {
   status: number;
   headers: Headers;
@@ -38,10 +30,9 @@ interface Answer {
 }
 async function bulk(key: string | undefined, body: string | Uint8Array, options: { via?: Via; path?: string; type?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
   const { via = 'query', path = `${ELASTIC}/_bulk`, type = 'application/x-ndjson' } = options;
-  const headers: Record<string, string> = { 'content-type': type, ...options.headers };
-  if (key !== undefined && via === 'header') headers['x-smon-stream-key'] = key;
-  if (key !== undefined && via === 'basic') headers['authorization'] = `Basic ${Buffer.from(`shipper:${key}`).toString('base64')}`;
-  const query = key !== undefined && via === 'query' ? `?streamKey=${encodeURIComponent(key)}` : '';
+  const sent = sendKey(key, via);
+  const headers: Record<string, string> = { 'content-type': type, ...options.headers, ...sent.headers };
+  const query = sent.query;
   const response = await fetch(p.base + path + query, { method: 'POST', headers, body });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
@@ -65,7 +56,7 @@ const chTime = (ms: number): string => new Date(ms).toISOString().replace('T', '
 const tick = (): number => (clock += 1000);
 
 t.test('a Fluent Bit bulk body: each index document is stored once, dated by its @timestamp', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const at = tick();
   const docs = [
     { '@timestamp': '2026-11-21T09:00:00.000Z', log: 'first line', kubernetes: { pod_name: 'web-1' } },
@@ -99,7 +90,7 @@ t.test('a Fluent Bit bulk body: each index document is stored once, dated by its
 });
 
 t.test('create stores its document and update stores its doc, the ids echoed', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const body = ndjson(
     { create: { _index: 'logs-app-default', _id: 'c-1' } },
     { '@timestamp': '2026-11-20T08:00:00Z', message: 'created' },
@@ -121,7 +112,7 @@ t.test('create stores its document and update stores its doc, the ids echoed', a
 });
 
 t.test('delete stores nothing but gets its item, in order among the others', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const body = ndjson({ delete: { _index: 'old', _id: 'gone-1' } }, { index: {} }, { n: 1 }, { delete: { _id: 'gone-2' } });
   const answer = await bulk(s.key, body);
   t.equal(answer.status, 200);
@@ -141,7 +132,7 @@ t.test('delete stores nothing but gets its item, in order among the others', asy
 });
 
 t.test('the :index path takes the same body; the index name is only echoed', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const body = ndjson({ index: {} }, { n: 1 }, { index: { _index: 'named-in-action' } }, { n: 2 });
   const answer = await bulk(s.key, body, { path: `${ELASTIC}/vector-2026.11.21/_bulk` });
   t.equal(answer.status, 200);
@@ -152,7 +143,7 @@ t.test('the :index path takes the same body; the index name is only echoed', asy
 });
 
 t.test('a bad document among good ones: its item is 400 and it alone is not stored', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const body = ndjson(
     { index: { _id: 'good-1' } },
     { n: 1 },
@@ -185,7 +176,7 @@ t.test('a bad document among good ones: its item is 400 and it alone is not stor
 });
 
 t.test('a body that is not bulk NDJSON is refused whole (400 naming the line) and stores nothing', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const cases: Array<[string, RegExp]> = [
     [ndjson({ index: {} }, { n: 1 }, { index: {} }) + '{"n": broken\n', /^Line 4 is not valid JSON/],
     ['not json at all\n', /^Line 1 is not valid JSON/],
@@ -206,7 +197,7 @@ t.test('a body that is not bulk NDJSON is refused whole (400 naming the line) an
 });
 
 t.test('the key is taken from the query, the x-smon-stream-key header or the Basic password', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   for (const via of ['query', 'header', 'basic'] as const) {
     const answer = await bulk(s.key, ndjson({ index: {} }, { via }), { via });
     t.equal(answer.status, 200, via);
@@ -216,8 +207,8 @@ t.test('the key is taken from the query, the x-smon-stream-key header or the Bas
 });
 
 t.test('a missing, unknown, inactive or pending-deletion key is 422 as on stream-data, and stores nothing', async (t) => {
-  const inactive = await createStream();
-  const pending = await createStream();
+  const inactive = await newStream();
+  const pending = await newStream();
   t.equal((await p.api('POST', `/api/admin/v1/streams/${inactive.id}/deactivate`)).status, 200);
   t.equal((await p.api('POST', `/api/admin/v1/streams/${pending.id}/mark-for-deletion`)).status, 200);
   const body = ndjson({ index: {} }, { n: 1 });
@@ -264,14 +255,14 @@ t.test('HEAD /elastic (Logstash\'s health check) answers 200 with the product he
 });
 
 t.test('a 200 bulk answer carries X-Elastic-Product too', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const answer = await bulk(s.key, ndjson({ index: {} }, { n: 1 }));
   t.equal(answer.status, 200);
   t.equal(answer.headers.get('x-elastic-product'), 'Elasticsearch');
 });
 
 t.test('Filebeat and Logstash bodies (application/json; charset=UTF-8, gzip) are read as bulk NDJSON', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const body = ndjson({ create: { _index: 'filebeat-8.11.0' } }, { '@timestamp': '2026-11-21T08:00:00.000Z', message: 'beat' });
   const plain = await bulk(s.key, body, { type: 'application/json; charset=UTF-8', via: 'basic' });
   t.equal(plain.status, 200);

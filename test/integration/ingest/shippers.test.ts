@@ -7,6 +7,7 @@
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { createStream } from '../../support/streams.js';
 
 const PATH = '/api/public/cl/v1/stream-data';
 const MAX_BODY = 16 * 1024 * 1024;
@@ -18,12 +19,7 @@ t.before(async () => {
 t.teardown(() => p.stop());
 
 let streamNo = 0;
-async function createStream(config?: unknown): Promise<{ id: number; key: string }> {
-  streamNo += 1;
-  const created = await p.api('POST', '/api/admin/v1/streams', { json: { name: `shippers-${streamNo}`, ...(config === undefined ? {} : { config }) } });
-  if (created.status !== 201) throw new Error(`stream not created: ${created.status} ${created.text}`);
-  return { id: created.body.id, key: created.body.key };
-}
+const newStream = (config?: unknown) => createStream(p, `shippers-${++streamNo}`, config);
 
 async function post(key: string, type: string, body: string | Uint8Array, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
   const response = await fetch(`${p.base}${PATH}?streamKey=${encodeURIComponent(key)}`, {
@@ -44,7 +40,7 @@ const rowCount = async (table: 'events' | 'dead_letters', streamId: number): Pro
   Number((await p.platform.engines.analytics.query<{ n: string }>(`SELECT count() AS n FROM ${table} WHERE stream_id = {s:UInt64}`, { s: streamId }))[0]!.n);
 
 t.test('framing elements: a collectd write_http JSON array is one record per value list', async (t) => {
-  const s = await createStream({ framing: 'elements' });
+  const s = await newStream({ framing: 'elements' });
   const body = JSON.stringify([
     { values: [98.5], dstypes: ['gauge'], dsnames: ['value'], time: 1763719200.123, interval: 10, host: 'db-1', plugin: 'cpu', plugin_instance: '0', type: 'percent', type_instance: 'idle' },
     { values: [0.5, 0.4, 0.3], dstypes: ['gauge', 'gauge', 'gauge'], dsnames: ['shortterm', 'midterm', 'longterm'], time: 1763719200.123, interval: 10, host: 'db-1', plugin: 'load', plugin_instance: '', type: 'load', type_instance: '' },
@@ -56,13 +52,13 @@ t.test('framing elements: a collectd write_http JSON array is one record per val
 });
 
 t.test('framing body (the default): an array stays one record, as the spec says', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   t.strictSame((await post(s.key, 'application/json', '[{"n":1},{"n":2}]')).body, { accepted: 1 });
   t.strictSame(await payloads(s.id), [[{ n: 1 }, { n: 2 }]]);
 });
 
 t.test('framing lines: collectd Format Command (one PUTVAL per line) is one record per line, through the parser', async (t) => {
-  const s = await createStream({ framing: 'lines', parser: { type: 'text', pattern: '^PUTVAL "(?<host>[^/]+)/(?<metric>[^"]+)" (?:interval=\\d+ )?N:(?<value>\\S+)$' } });
+  const s = await newStream({ framing: 'lines', parser: { type: 'text', pattern: '^PUTVAL "(?<host>[^/]+)/(?<metric>[^"]+)" (?:interval=\\d+ )?N:(?<value>\\S+)$' } });
   const lines = Array.from({ length: 131 }, (_, i) => `PUTVAL "db-${i % 3}/cpu-${i}/percent-idle" interval=10 N:${i}.5`);
   lines[60] = 'this line matches no pattern';
   const answer = await post(s.key, 'text/plain', lines.join('\r\n') + '\n');
@@ -75,7 +71,7 @@ t.test('framing lines: collectd Format Command (one PUTVAL per line) is one reco
 });
 
 t.test('NDJSON as application/ndjson and application/jsonlines too', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   for (const type of ['application/ndjson', 'application/jsonlines', 'application/x-ndjson']) {
     t.strictSame((await post(s.key, type, `{"type":"${type}"}\n{"type":"${type}"}\n`)).body, { accepted: 2 }, type);
   }
@@ -83,7 +79,7 @@ t.test('NDJSON as application/ndjson and application/jsonlines too', async (t) =
 });
 
 t.test('Content-Encoding gzip and deflate (zlib or raw) are decoded, for JSON, NDJSON and text alike', async (t) => {
-  const s = await createStream({ parser: { type: 'text' } });
+  const s = await newStream({ parser: { type: 'text' } });
   const ndjson = '{"n":1}\n{"n":2}\n';
   t.strictSame((await post(s.key, 'application/x-ndjson', gzipSync(ndjson), { 'content-encoding': 'gzip' })).body, { accepted: 2 }, 'gzip NDJSON');
   t.strictSame((await post(s.key, 'application/json', deflateSync('{"n":3}'), { 'content-encoding': 'deflate' })).body, { accepted: 1 }, 'deflate');
@@ -95,7 +91,7 @@ t.test('Content-Encoding gzip and deflate (zlib or raw) are decoded, for JSON, N
 });
 
 t.test('a compressed body over the limit once decoded (a zip bomb) is a 413, and nothing is stored', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const bomb = gzipSync(Buffer.alloc(MAX_BODY + 1024 * 1024, 0x20));
   t.ok(bomb.length < 64 * 1024, `the bomb is ${bomb.length} bytes on the wire`);
   const answer = await post(s.key, 'application/json', bomb, { 'content-encoding': 'gzip' });
@@ -105,7 +101,7 @@ t.test('a compressed body over the limit once decoded (a zip bomb) is a 413, and
 });
 
 t.test('an encoding the server cannot decode is a 415; bytes that are not what the encoding says a 400', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const br = await post(s.key, 'application/json', '{"n":1}', { 'content-encoding': 'br' });
   t.equal(br.status, 415);
   t.match(br.body.detail, /Content-Encoding "br" is not supported/);
@@ -116,7 +112,7 @@ t.test('an encoding the server cannot decode is a 415; bytes that are not what t
 });
 
 t.test('a day that does not exist, or a year out of the event table\'s range, is a 400 naming the line; nothing stored', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   for (const [ts, line] of [['2026-02-30T00:00:00Z', 2], ['0000-01-01T00:00:00Z', 3]] as const) {
     const lines = ['{"n":1,"@timestamp":"2026-02-28T00:00:00Z"}', '{"n":2}', '{"n":3}'];
     lines[line - 1] = JSON.stringify({ n: line, '@timestamp': ts });
@@ -128,7 +124,7 @@ t.test('a day that does not exist, or a year out of the event table\'s range, is
 });
 
 t.test('101 records in 101 different months: 200, and all 101 are stored', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const lines = Array.from({ length: 101 }, (_, i) => JSON.stringify({ n: i, '@timestamp': new Date(Date.UTC(2010, i, 15)).toISOString() }));
   const answer = await post(s.key, 'application/x-ndjson', lines.join('\n'));
   t.strictSame(answer.body, { accepted: 101 });
@@ -138,7 +134,7 @@ t.test('101 records in 101 different months: 200, and all 101 are stored', async
 });
 
 t.test('5 000 000 empty records in one 15 MB body: 200, and 5 000 000 rows, each once', async (t) => {
-  const s = await createStream();
+  const s = await newStream();
   const body = '{}\n'.repeat(5_000_000);
   const answer = await post(s.key, 'application/x-ndjson', body);
   t.strictSame(answer.body, { accepted: 5_000_000 });
