@@ -6,13 +6,17 @@
 import type { SlaCiRowModel, SlaEventRowModel } from '../../schemas/sla-export.schema.js';
 import type { ProblemInput, SlaCiInput, SlaFigures } from './sla.types.js';
 import { isoUtc } from './iso-time.js';
+import { USERSPACE_ID } from '../../schemas/sla-template.schema.js';
 
 export type CiTypeModel = SlaCiRowModel['configItem']['configItemType'];
 export type InfluenceModel = SlaCiRowModel['configItem']['influence'];
 
-/** The CI type as the export shows it (no icon and userspace 0 unless the input has them). */
+/**
+ * The CI type as the export shows it: the platform's one userspace (as for workgroups,
+ * docs/decisions.md), and no icon unless the input has one (CI types carry none here).
+ */
 export function ciTypeModel(type: SlaCiInput['type']): CiTypeModel {
-  return { id: type.id, name: type.name, description: type.description, icon: type.icon ?? null, userspaceId: type.userspaceId ?? 0 };
+  return { id: type.id, name: type.name, description: type.description, icon: type.icon ?? null, userspaceId: type.userspaceId ?? USERSPACE_ID };
 }
 
 /** A CI's influence in its template: its share of the weights, in percent. */

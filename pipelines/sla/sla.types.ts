@@ -16,7 +16,7 @@ export interface SlaCiType {
   description: string;
   /** The type's icon as spec 2.13 shows it; the export gives null when absent. */
   icon?: SlaIcon | null;
-  /** The type's userspace; the export gives 0 when absent. */
+  /** The type's userspace; the export gives the platform's one userspace (1) when absent. */
   userspaceId?: number;
 }
 

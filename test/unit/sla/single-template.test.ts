@@ -7,7 +7,7 @@ import { calculateCis, calculateSingle, combineCis, splitCis, templateContext } 
 import type { ProblemInput, SingleTemplateInput, SlaCiInput } from '../../../pipelines/sla/sla.types.js';
 import { at, ci, H, pct, problem } from './sla-fixture.js';
 
-const serverType = { id: 3, name: 'Server', description: 'A server', icon: null, userspaceId: 0 };
+const serverType = { id: 3, name: 'Server', description: 'A server', icon: null, userspaceId: 1 };
 const tags = [{ id: 1, name: 'db', colorName: 'red' }];
 const incidents = [{ connector: { id: 4, name: 'jira' }, incidents: [{ id: 'INC-1', type: 'Incident' }] }];
 
