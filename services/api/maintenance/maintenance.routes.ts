@@ -17,6 +17,7 @@ import type { MaintenanceRecord } from '../../control-plane/maintenance/maintena
 import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
 import { errors } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { BOOLEAN_RULE, queryBoolean } from '../../runtime/http/validate.js';
 import type { ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
@@ -32,10 +33,10 @@ const actorOf = (req: Request): Actor => {
 };
 
 function batchValidate(req: Request): { batchValidate: boolean } {
-  const value = req.query.get('batchValidate');
-  if (value === null || value === 'false') return { batchValidate: false };
-  if (value === 'true') return { batchValidate: true };
-  throw errors.badRequest(`Invalid batchValidate: ${JSON.stringify(value)}; must be true or false`, [{ path: '/batchValidate', message: 'must be true or false' }]);
+  const raw = req.query.get('batchValidate');
+  const value = raw === null ? false : queryBoolean(raw);
+  if (value === undefined) throw errors.badRequest(`Invalid batchValidate: ${JSON.stringify(raw)}; ${BOOLEAN_RULE}`, [{ path: '/batchValidate', message: BOOLEAN_RULE }]);
+  return { batchValidate: value };
 }
 
 export function maintenanceRoutes(deps: ApiDeps): Route[] {

@@ -14,7 +14,7 @@ import { bodyEncodingOf, decodeBody } from './decode-body.js';
 /** Charsets a body may declare: UTF-8, and US-ASCII, which is a part of it. */
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
 import type { Method, Reply, Request, Route } from './route.js';
-import { fieldErrors, type Checker } from './validate.js';
+import { BOOLEAN_RULE, fieldErrors, queryBoolean, type Checker } from './validate.js';
 import { writeStream, writeWhole, type ResponseState } from './write-reply.js';
 
 export interface CompiledRoute {
@@ -24,6 +24,8 @@ export interface CompiledRoute {
   accepts: Set<string>;
   bodyChecker: Checker | undefined;
   queryChecker: Checker | undefined;
+  /** Query parameters the schema types as booleans, read by queryBoolean (one rule everywhere). */
+  booleanParams: string[];
   emptyQueryValid: boolean;
   /** Checked query values by query string: clients repeat theirs (a stream key, a page size). */
   checkedQueries: Map<string, Readonly<Record<string, unknown>>>;
@@ -186,7 +188,16 @@ export class Exchange implements ResponseState {
     const key = this.request.queryString;
     const known = compiled.checkedQueries.get(key);
     if (known) return known;
-    const converted = checker.Convert(Object.fromEntries(this.request.query)) as Record<string, unknown>;
+    const raw: Record<string, unknown> = Object.fromEntries(this.request.query);
+    const notBoolean: string[] = [];
+    for (const name of compiled.booleanParams) {
+      if (raw[name] === undefined) continue;
+      const value = queryBoolean(raw[name] as string);
+      if (value === undefined) notBoolean.push(name);
+      else raw[name] = value;
+    }
+    if (notBoolean.length > 0) throw errors.validation(notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })), 'Invalid query parameters');
+    const converted = checker.Convert(raw) as Record<string, unknown>;
     if (!checker.Check(converted)) throw errors.validation(fieldErrors(checker, converted), 'Invalid query parameters');
     if (compiled.checkedQueries.size >= CHECKED_QUERIES_KEPT) compiled.checkedQueries.clear();
     const frozen = Object.freeze(converted);

@@ -6,6 +6,7 @@
 import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from './metrics.js';
+import type { TSchema } from 'typebox';
 import type { Method, Route } from './route.js';
 import { compileSchema } from './validate.js';
 import { matchPath } from './path-match.js';
@@ -37,6 +38,12 @@ const uwsMethod: Record<Method, 'get' | 'head' | 'post' | 'put' | 'patch' | 'del
   PATCH: 'patch',
   DELETE: 'del',
 };
+
+/** The properties of a query schema typed as booleans (optional or not). */
+function booleanProperties(schema: TSchema | undefined): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties).flatMap(([name, property]) => (property.type === 'boolean' ? [name] : []));
+}
 
 export function createHttpServer(config: HttpServerConfig, deps: { logger: Logger; metrics: Metrics }): HttpServer {
   const { logger, metrics } = deps;
@@ -90,6 +97,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
           accepts: new Set(route.accepts ?? (hasBody ? ['application/json'] : [])),
           bodyChecker: route.schema.body ? compileSchema(route.schema.body) : undefined,
           queryChecker: route.schema.query ? compileSchema(route.schema.query) : undefined,
+          booleanParams: booleanProperties(route.schema.query),
           emptyQueryValid: false,
           checkedQueries: new Map(),
           counters: new Map(),

@@ -37,3 +37,16 @@ export function fieldErrors(checker: Checker, value: unknown): FieldError[] {
     out.push({ path, message });
   }
 }
+
+/**
+ * A boolean query parameter, the one rule of every route: `true` or `1` is true, `false` or `0`
+ * false, in any case (TRUE, True); anything else is not a boolean (undefined), a 400.
+ */
+export function queryBoolean(raw: string): boolean | undefined {
+  const value = raw.toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return undefined;
+}
+
+export const BOOLEAN_RULE = 'must be true or false (or 1 or 0)';

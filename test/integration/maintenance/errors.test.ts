@@ -170,3 +170,9 @@ t.test('PATCH: start, end and CI list may be left out; the end is checked agains
   isProblem(t, await kit.edit('PATCH', mode.id, { dateStart: mode.dateEnd }), 400, 'bad-request', /must be after its start/, '/dateEnd');
   isProblem(t, await kit.edit('PATCH', mode.id, { configItems: [] }), 400, 'bad-request', /configItems\) is empty/);
 });
+
+t.test('#4 batchValidate follows the one rule of boolean query parameters: 1 is true, yes is a 400', async (t) => {
+  const refused = await kit.create({ ...valid(), configItems: [{ id: ci, scope: 'Ci' }, { id: 777_777, scope: 'Ci' }] }, { query: '?batchValidate=1' });
+  isProblem(t, refused, 400, 'bad-request', /not found or not accessible: 777777/);
+  isProblem(t, await kit.create(valid(), { query: '?batchValidate=yes' }), 400, 'bad-request', /must be true or false \(or 1 or 0\)/);
+});

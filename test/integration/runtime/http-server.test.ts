@@ -160,6 +160,15 @@ t.test('query parameters are converted and validated', async (t) => {
   t.equal(bad.body.errors[0].path, '/verbose');
 });
 
+t.test('a boolean query parameter is true/1 or false/0 in any case, nothing else (one rule for every route)', async (t) => {
+  for (const value of ['true', 'false', '1', '0', 'TRUE', 'False']) t.equal((await call(base, 'GET', `/things/7?verbose=${value}`)).status, 200, value);
+  for (const value of ['yes', 'on', '2', '']) {
+    const answer = await call(base, 'GET', `/things/7?verbose=${value}`);
+    isProblem(t, answer, 400, 'validation');
+    t.same(answer.body.errors, [{ path: '/verbose', message: 'must be true or false (or 1 or 0)' }], JSON.stringify(value));
+  }
+});
+
 t.test('path parameters are decoded', async (t) => {
   t.equal((await call(base, 'GET', '/things/a%20b')).body.id, 'a b');
 });
