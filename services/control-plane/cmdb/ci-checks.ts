@@ -76,10 +76,15 @@ export function resolveCmdbSystem(model: PlatformModel, id: number | null | unde
   return id;
 }
 
-export function requireUniqueName(model: PlatformModel, name: string, typeId: number, except?: number): void {
+/**
+ * Names are unique per type across the platform, so a clash must be told; the clashing CI's id
+ * only to a caller who may see it (issue #15: nothing about other workgroups' CIs beyond that).
+ */
+export function requireUniqueName(model: PlatformModel, actor: Actor, name: string, typeId: number, except?: number): void {
   const existing = model.slices.cmdb.idByNameAndType(name, typeId);
   if (existing !== undefined && existing !== except) {
-    throw errors.badRequest(`A CI named ${JSON.stringify(name)} already exists with the same type (CI ${existing})`, [{ path: '/name', message: 'already used by a CI of this type' }]);
+    const which = levelOn(model.slices.cmdb, actor.subject, existing) >= Level.BasicRead ? ` (CI ${existing})` : '';
+    throw errors.badRequest(`A CI named ${JSON.stringify(name)} already exists with the same type${which}`, [{ path: '/name', message: 'already used by a CI of this type' }]);
   }
 }
 

@@ -43,7 +43,7 @@ export function createCi(body: CiCreateBody, actor: Actor, now: string): Platfor
 
     if (parent) requireLevel(model, actor, parent, Level.Write, `No permission to add a CI under CI ${parent.id}`);
     else if (!actor.subject.admin && !actor.subject.workGroupIds.has(owner)) throw errors.forbidden(`No permission to add a CI to workgroup ${owner}`);
-    requireUniqueName(model, name, typeId);
+    requireUniqueName(model, actor, name, typeId);
 
     let grantSeq = model.sequences.current('grant');
     const grants: GrantRecord[] = grantInputs.map((g) => ({ id: ++grantSeq, workGroupId: g.workGroupId, shareType: g.shareType, grants: [...new Set(g.grants)] }));
@@ -88,7 +88,7 @@ export function updateCi(id: number, body: CiUpdateBody, actor: Actor, now: stri
     const cmdbSystemId = body.cmdbSystemId === undefined ? ci.cmdbSystemId : resolveCmdbSystem(model, body.cmdbSystemId);
     requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to update CI ${id}`);
     requireOwnerChange(actor, ci, owner);
-    requireUniqueName(model, name, typeId, id);
+    requireUniqueName(model, actor, name, typeId, id);
     const changes: JournalChange[] = [];
     const next: CiRecord = stamp(
       { ...ci, name, description: body.description ?? '', ownerWorkGroupId: owner, typeId, labels: body.labels ?? null, cmdbSystemId, cmdbLinks: body.cmdbLinks ?? ci.cmdbLinks },

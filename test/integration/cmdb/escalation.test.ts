@@ -82,3 +82,13 @@ t.test('a member of both the owner workgroup and the new one may give a CI away'
   t.equal((await k.get(a1.id)).body.ownerWorkGroup.id, wgB.id);
   isProblem(t, await k.api('PUT', `${CIS}/${a1.id}`, { json: { name: a1.name, ownerWorkGroup: { id: wgA.id } }, token: ua.token }), 403, 'forbidden', /Insufficient privileges/);
 });
+
+t.test('a duplicate name is refused without the id of a CI the caller may not see', async (t) => {
+  const hidden = await ciOfA();
+  const mine = await k.ci({ ownerWorkGroup: { id: wgB.id } });
+  const clash = await k.api('POST', CIS, { json: { name: hidden.name, ownerWorkGroup: { id: wgB.id } }, token: ub.token });
+  isProblem(t, clash, 400, 'bad-request', /already exists with the same type$/);
+  t.notMatch(clash.body.detail, new RegExp(`CI ${hidden.id}\\b`));
+  const own = await k.api('POST', CIS, { json: { name: mine.name, ownerWorkGroup: { id: wgB.id } }, token: ub.token });
+  isProblem(t, own, 400, 'bad-request', new RegExp(`\\(CI ${mine.id}\\)$`), '/name');
+});
