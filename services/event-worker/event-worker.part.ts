@@ -19,6 +19,7 @@ import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
 import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
 import { createStoreWindow } from './store-window.js';
+import { insertGroups } from './insert-groups.js';
 import { unstoredRows, type RowTable } from './unstored-rows.js';
 import { createHitsPublisher, MAX_HITS_MESSAGE_BYTES, type HitsPublisher } from '../problem-stage/hits-publisher.js';
 import { startProblemStage } from '../problem-stage/problem-stage.js';
@@ -44,6 +45,12 @@ export const EVENT_WORKER_CONSUMER = {
  * over 100 s, against 9.5–15 s without), so a JetStream worker inserts one batch at a time.
  */
 const storeAhead = (bus: Bus): number => (bus.kind === 'memory' ? 2 : 1);
+
+/**
+ * Message data inserted at once at most (insert-groups.ts): its rows, about as large again, stay
+ * well under V8's string limit (about 512 MB).
+ */
+const MAX_INSERT_BYTES = 64 * 1024 * 1024;
 
 /** Retry delay after a failed insert: the store is likely down or overloaded. */
 const RETRY_MS = 1000;
@@ -181,9 +188,11 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
 
   const window = createStoreWindow<StoredBatch>(storeAhead(ctx.engines.bus), settle, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
   const handler = async (batch: BusMessage[]): Promise<void> => {
-    const decoded = await decodeAll(batch);
-    if (decoded.length === 0) return;
-    await window.admit(store(decoded).then((outcome) => ({ decoded, outcome })));
+    for (const group of insertGroups(batch, MAX_INSERT_BYTES)) {
+      const decoded = await decodeAll(group);
+      if (decoded.length === 0) continue;
+      await window.admit(store(decoded).then((outcome) => ({ decoded, outcome })));
+    }
   };
   return { handler, drain: () => window.drain() };
 }
