@@ -3,8 +3,11 @@
  * in one LMDB environment under the data directory from publish until they are acked, so a
  * restart delivers again what was published and not yet processed. One sub-database, keyed by
  * [stream, seq]; the message body is stored as bytes with its subject, message id and store time.
- * Writes issued in one turn of the event loop share one transaction, committed and flushed to
- * disk on LMDB's writer thread.
+ * A message is written before publish returns, in a transaction of its own, without fsync: the
+ * log survives the process (a crash, a kill), not the machine, as chDB's own inserts do. Waiting
+ * for LMDB's writer thread instead held every publish for a turn of a busy event loop (the
+ * problems bench: 0.39 of plain, against 0.44 written at once). Removals go together, once per
+ * turn.
  */
 import { open } from 'lmdb';
 
