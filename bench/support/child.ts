@@ -15,7 +15,8 @@ const root = new URL('../../', import.meta.url).pathname;
 const startFlags: string[] = (() => {
   const start = (JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
   const words = start.split(/\s+/);
-  return words.slice(1, Math.max(1, words.indexOf('--import')));
+  const node = words.indexOf('node');
+  return words.slice(node + 1, Math.max(node + 1, words.indexOf('--import')));
 })();
 const running = new Set<Child>();
 

@@ -57,7 +57,7 @@ export function describeEngines(config: Config): Record<string, string> {
   const strip = (url: string): string => url.replace(/\/\/[^@/]*@/, '//');
   return {
     analytics: config.analytics.kind === 'chdb' ? `chDB at ${config.analytics.dataDir}` : `ClickHouse at ${strip(config.analytics.url)} database ${config.analytics.database}`,
-    bus: config.bus.kind === 'memory' ? 'in-process bus' : `NATS JetStream at ${strip(config.bus.url)}`,
+    bus: config.bus.kind === 'memory' ? `in-process bus, its log at ${config.bus.logPath}` : `NATS JetStream at ${strip(config.bus.url)}`,
     journal: config.journal.kind === 'lmdb' ? `LMDB at ${config.journal.path}` : `Redis at ${strip(config.journal.url)} prefix ${config.journal.keyPrefix}`,
     problemState: config.keyedStore.kind === 'lmdb' ? `LMDB at ${config.keyedStore.path}` : `Redis at ${strip(config.keyedStore.url)} prefix ${config.keyedStore.keyPrefix}`,
   };

@@ -5,6 +5,7 @@
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../support/free-port.js';
@@ -29,6 +30,7 @@ t.test('first start: health within 30 s, data location logged, admin token print
   t.ok(Date.now() - started < 30_000);
   t.match(service.output(), new RegExp(`chDB at ${dataDir}/clickhouse`));
   t.match(service.output(), new RegExp(`LMDB at ${dataDir}/control`));
+  t.match(service.output(), new RegExp(`in-process bus, its log at ${dataDir}/bus`));
   const token = /Bootstrap admin token[^\n]*\n\n\s+(\S+)/.exec(service.output())?.[1];
   t.ok(token, 'the generated admin token is printed');
   const ready = await call(base, 'GET', '/readyz');
@@ -65,4 +67,36 @@ t.test('a service alone refuses embedded engines', async (t) => {
   const exit = await service.exited;
   t.equal(exit.code, 1);
   t.match(service.output(), /^ops: the api service runs as its own process only in distributed mode/);
+});
+
+t.test('SIGTERM sent to npm itself stops the platform: no node process is left serving', async (t) => {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'ops-npm-start-signal-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const npm = spawn('npm', ['start'], { env: { ...process.env, OPS_PORT: String(port), OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dir, OPS_ADMIN_TOKEN: 'npm-signal-admin-token-0123456789abcdef', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  npm.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve) => {
+    const check = (): void => (/listening on port/.test(output) ? resolve() : void setTimeout(check, 50));
+    check();
+  });
+  const pid = Number(/"pid":(\d+)/.exec(output)?.[1]);
+  t.ok(pid > 0 && pid !== npm.pid, 'the platform runs in its own node process');
+  npm.kill('SIGTERM');
+  await exited;
+  // The platform's process is gone (its graceful stop ran), not left serving on its own.
+  await new Promise<void>((resolve) => {
+    const check = (): void => {
+      try {
+        process.kill(pid, 0);
+        setTimeout(check, 50);
+      } catch {
+        resolve();
+      }
+    };
+    check();
+  });
+  t.match(output, /"msg":"stopped"/, 'it stopped gracefully');
+  t.ok((await call(`http://127.0.0.1:${port}`, 'GET', '/healthz').catch(() => undefined)) === undefined, 'nothing answers on its port');
 });
