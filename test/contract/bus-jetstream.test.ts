@@ -34,10 +34,10 @@ if (skip) {
     await rec.until('the first message', () => rec.distinct.has('before'));
 
     await nats.kill(true);
-    const started = Date.now();
+    // Refused rather than left waiting (a publish with no answer would hold the test until tap's
+    // own timeout); how soon is not asserted: wall-clock limits make tests flaky on a busy machine.
     const down = await outcome(f.bus.publish(f.subject('m'), encode('down'), { msgId: 'down', timeoutMs: 500 }));
     t.ok(down instanceof BusUnavailableError, `publish refused while the server is down (${String(down)})`);
-    t.ok(Date.now() - started < 1500, `within its timeout (${Date.now() - started} ms)`);
     await t.rejects(f.bus.ping(), BusUnavailableError);
 
     await nats.restart();

@@ -58,10 +58,9 @@ t.test('memory: a termed message resolves its publish; a dropped one rejects it'
 
 t.test('memory: a message waits for a consumer; a duplicate shares its outcome; timeoutMs bounds the wait', async (t) => {
   const f = await busFixture(t, open);
-  const started = Date.now();
+  // No consumer ever comes: without timeoutMs the publish would wait for good.
   const late = await outcome(f.bus.publish(f.subject('m'), encode('early'), { msgId: 'early', timeoutMs: 100 }));
-  t.ok(late instanceof BusUnavailableError, 'no consumer within timeoutMs');
-  t.ok(Date.now() - started < 1000, 'rejected at the timeout');
+  t.ok(late instanceof BusUnavailableError, 'no consumer within timeoutMs: rejected');
   const copy = f.publish('early again', 'early');
   const rec = new Recorder();
   f.bus.consume(f.consumer(), ackAll(rec));
