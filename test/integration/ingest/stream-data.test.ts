@@ -291,17 +291,11 @@ t.test('a deleted stream: its key is unknown (422)', async (t) => {
   t.match(answer.body.detail, /not declared/);
 });
 
-t.test('a deactivated stream answers 422 within a second', async (t) => {
+t.test('a deactivated stream answers 422 from the next request on (the ingress reads the model the deactivation changed)', async (t) => {
   const s = await createStream();
   t.equal((await post(s.key, 'application/json', '{"a":1}')).status, 200);
   t.equal((await p.api('POST', `/api/admin/v1/streams/${s.id}/deactivate`)).status, 200);
-  const deadline = Date.now() + 1000;
-  let status = 0;
-  while (Date.now() < deadline) {
-    status = (await post(s.key, 'application/json', '{"a":2}')).status;
-    if (status === 422) break;
-  }
-  t.equal(status, 422, 'refused within 1 s of the deactivation');
+  t.equal((await post(s.key, 'application/json', '{"a":2}')).status, 422, 'refused at once, no clock involved');
 });
 
 t.test('a rotated key: the old key answers 422, the new one 200', async (t) => {
