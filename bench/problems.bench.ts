@@ -153,7 +153,7 @@ async function install(port: number): Promise<Record<Stream, { id: number; key: 
 /** Sums of the figures of interest over the processes' /metrics. */
 async function scrape(ports: number[]): Promise<Record<string, number>> {
   const sums: Record<string, number> = {};
-  const wanted = /^(problem_stage_transitions_total|problem_stage_conflicts_total|bus_redeliveries|batch_records_count\{stage="(?:ingress|insert)"\}|problem_stage_hits_total\{outcome="[a-z_]+"\}) (\S+)$/;
+  const wanted = /^(ops_problem_stage_transitions_total|ops_problem_stage_conflicts_total|ops_bus_redeliveries_total|ops_batch_records_count\{stage="(?:ingress|insert)"\}|ops_problem_stage_hits_total\{outcome="[a-z_]+"\}) (\S+)$/;
   for (const port of ports) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     for (const line of text.split('\n')) {
@@ -273,14 +273,14 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
         drained,
         rows: (final.streams[id]?.rows ?? 0) - rowsBefore,
         ids: (final.streams[id]?.ids ?? 0) - rowsBefore,
-        transitions: delta('problem_stage_transitions_total'),
-        conflicts: delta('problem_stage_conflicts_total'),
-        redeliveries: delta('bus_redeliveries'),
-        ingressBatches: delta('batch_records_count{stage="ingress"}'),
-        insertBatches: delta('batch_records_count{stage="insert"}'),
-        hitsPlaced: delta('problem_stage_hits_total{outcome="placed"}'),
-        hitsKnown: delta('problem_stage_hits_total{outcome="known"}'),
-        hitsTooLate: delta('problem_stage_hits_total{outcome="too_late"}'),
+        transitions: delta('ops_problem_stage_transitions_total'),
+        conflicts: delta('ops_problem_stage_conflicts_total'),
+        redeliveries: delta('ops_bus_redeliveries_total'),
+        ingressBatches: delta('ops_batch_records_count{stage="ingress"}'),
+        insertBatches: delta('ops_batch_records_count{stage="insert"}'),
+        hitsPlaced: delta('ops_problem_stage_hits_total{outcome="placed"}'),
+        hitsKnown: delta('ops_problem_stage_hits_total{outcome="known"}'),
+        hitsTooLate: delta('ops_problem_stage_hits_total{outcome="too_late"}'),
         journalEntries: journal.entries,
         journalChanges: journal.changes,
         problems: final.problems,
@@ -371,7 +371,7 @@ function report(loadAtStart: number[]): void {
     targets.push(`- JetStream: 2 workers ≥ 1.0× the triggered throughput of 1 (stored+processed): ${ratio(stored('jetstream-2'), stored('jetstream-1'))}`);
   }
   if (jetstream.length > 0) {
-    targets.push(`- JetStream: 0 cross-worker conflicts or retries (problem_stage_conflicts_total, bus_redeliveries, summed over the workers, all runs): ${sum(jetstream, (p) => p.conflicts)} conflicts, ${sum(jetstream, (p) => p.redeliveries)} redeliveries`);
+    targets.push(`- JetStream: 0 cross-worker conflicts or retries (ops_problem_stage_conflicts_total, ops_bus_redeliveries_total, summed over the workers, all runs): ${sum(jetstream, (p) => p.conflicts)} conflicts, ${sum(jetstream, (p) => p.redeliveries)} redeliveries`);
   }
   targets.push(`- embedded: ${sum(phases.filter((p) => p.mode === 'embedded'), (p) => p.conflicts)} conflicts, ${sum(phases.filter((p) => p.mode === 'embedded'), (p) => p.redeliveries)} redeliveries`);
   const detail = [

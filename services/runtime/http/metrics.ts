@@ -1,6 +1,10 @@
 /**
  * Prometheus metrics of one process (DESIGN §10): requests by route and status, latencies,
- * bus lag and batch sizes. One registry per process, passed in (no module singleton).
+ * bus lag and batch sizes. One registry per process, passed in (no module singleton). The
+ * platform's own metrics carry the prefix `ops_`, units in their names and `_total` on counters
+ * only; Node's and the process's standard ones keep their usual names, except three gauges that
+ * prom-client names `…_total` (promtool refuses a `_total` that is not a counter), which are
+ * left out. `promtool check metrics` passes on the exposition (test/integration/runtime).
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -9,7 +13,8 @@ export interface Metrics {
   readonly httpRequests: Counter<'route' | 'method' | 'status'>;
   readonly httpDuration: Histogram<'route' | 'method'>;
   readonly busPending: Gauge<'stream'>;
-  readonly busRedeliveries: Gauge;
+  /** Set from the bus's own count at each scrape (see recordRedeliveries). */
+  readonly busRedeliveries: Counter;
   readonly batchRecords: Histogram<'stage'>;
   readonly batchBytes: Histogram<'stage'>;
   /** The keyed problem stage (DESIGN §7a). */
@@ -24,60 +29,61 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
   const refreshers: Array<() => Promise<void>> = [];
   const metrics: Metrics = {
     registry,
     httpRequests: new Counter({
-      name: 'http_requests_total',
+      name: 'ops_http_requests_total',
       help: 'HTTP requests answered, by route name, method and status code',
       labelNames: ['route', 'method', 'status'],
       registers: [registry],
     }),
     httpDuration: new Histogram({
-      name: 'http_request_duration_seconds',
+      name: 'ops_http_request_duration_seconds',
       help: 'Time from request to the end of the answer',
       labelNames: ['route', 'method'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
     busPending: new Gauge({
-      name: 'bus_pending_messages',
+      name: 'ops_bus_pending_messages',
       help: 'Messages stored on the bus and not yet acknowledged, by stream (bus lag)',
       labelNames: ['stream'],
       registers: [registry],
     }),
-    busRedeliveries: new Gauge({
-      name: 'bus_redeliveries',
-      help: 'Messages this process received more than once since start',
+    busRedeliveries: new Counter({
+      name: 'ops_bus_redeliveries_total',
+      help: 'Messages this process received more than once',
       registers: [registry],
     }),
     batchRecords: new Histogram({
-      name: 'batch_records',
+      name: 'ops_batch_records',
       help: 'Records per batch, by pipeline stage',
       labelNames: ['stage'],
       buckets: [1, 10, 50, 100, 500, 1000, 5000, 10000, 50000],
       registers: [registry],
     }),
     batchBytes: new Histogram({
-      name: 'batch_bytes',
+      name: 'ops_batch_bytes',
       help: 'Bytes per batch, by pipeline stage',
       labelNames: ['stage'],
       buckets: [1024, 16384, 65536, 262144, 1048576, 4194304, 16777216],
       registers: [registry],
     }),
     problemHits: new Counter({
-      name: 'problem_stage_hits_total',
+      name: 'ops_problem_stage_hits_total',
       help: 'Trigger hits taken by the problem stage, by outcome (placed, known, too_late)',
       labelNames: ['outcome'],
       registers: [registry],
     }),
     problemConflicts: new Counter({
-      name: 'problem_stage_conflicts_total',
+      name: 'ops_problem_stage_conflicts_total',
       help: 'Key writes refused because another owner wrote the key first (each one is recomputed): 0 while every partition has one owner',
       registers: [registry],
     }),
     problemTransitions: new Counter({
-      name: 'problem_stage_transitions_total',
+      name: 'ops_problem_stage_transitions_total',
       help: 'Key open/close transitions recorded in the control plane',
       registers: [registry],
     }),
@@ -90,4 +96,10 @@ export function createMetrics(): Metrics {
     },
   };
   return metrics;
+}
+
+/** Brings the redeliveries counter up to the bus's count since start (a counter only goes up). */
+export function recordRedeliveries(metrics: Metrics, sinceStart: number, state: { last: number }): void {
+  if (sinceStart > state.last) metrics.busRedeliveries.inc(sinceStart - state.last);
+  state.last = Math.max(state.last, sinceStart);
 }

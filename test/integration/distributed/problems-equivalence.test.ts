@@ -15,7 +15,7 @@
  * the tables are compared on what a problem is: its CI, trigger, start, end and priority.
  * Alongside: the rows on disk (no FINAL) of `events` equal the records (no copy left for a merge
  * to hide), and with one owner per partition no key write was refused
- * (problem_stage_conflicts_total 0; reported only for the run with the kill).
+ * (ops_problem_stage_conflicts_total 0; reported only for the run with the kill).
  */
 import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -251,12 +251,12 @@ t.test('the problems are the same embedded and with 1, 2 and 3 JetStream workers
         const deadline = Date.now() + 60_000;
         for (;;) {
           const texts = await Promise.all(children.map((c) => scrape(c.port)));
-          const stored = texts.map((text) => metric(text, 'batch_records_sum', 'stage="insert"'));
+          const stored = texts.map((text) => metric(text, 'ops_batch_records_sum', 'stage="insert"'));
           const most = stored.indexOf(Math.max(...stored));
           if (stored[most]! > 0) {
             victim = children[most]!;
             victim.process.child.kill('SIGKILL');
-            const placed = metric(texts[most]!, 'problem_stage_hits_total', 'outcome="placed"');
+            const placed = metric(texts[most]!, 'ops_problem_stage_hits_total', 'outcome="placed"');
             const [records, hits] = [await deliveries(jsm, 'RECORDS'), await deliveries(jsm, 'HITS')];
             t.comment(`${label}: worker ${most + 1} killed ${((Date.now() - started) / 1000).toFixed(1)} s in, ${postedNow} records posted, having stored ${stored[most]} records and placed ${placed} hits; unacknowledged then: ${records.ackPending} record batches, ${hits.ackPending} hit messages`);
             t.strictSame(await victim.process.exited, { code: null, signal: 'SIGKILL' }, 'a worker killed with SIGKILL mid-run');
@@ -275,8 +275,8 @@ t.test('the problems are the same embedded and with 1, 2 and 3 JetStream workers
       t.comment(`${label}: deliveries beyond the first: ${records.redelivered} record batches, ${hits.redelivered} hit messages`);
       const alive = children.filter((c) => c !== victim);
       const conflicts: number[] = [];
-      for (const c of alive) conflicts.push(metric(await scrape(c.port), 'problem_stage_conflicts_total'));
-      t.comment(`${label}: problem_stage_conflicts_total per ${kill ? 'surviving ' : ''}worker: ${conflicts.join(', ')}`);
+      for (const c of alive) conflicts.push(metric(await scrape(c.port), 'ops_problem_stage_conflicts_total'));
+      t.comment(`${label}: ops_problem_stage_conflicts_total per ${kill ? 'surviving ' : ''}worker: ${conflicts.join(', ')}`);
       return { ...outcome, conflicts };
     } finally {
       for (const c of children) if (c.process.child.exitCode === null && c.process.child.signalCode === null) c.process.child.kill('SIGTERM');

@@ -21,10 +21,10 @@ t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t
   const metrics = await call(p.base, 'GET', '/metrics');
   t.equal(metrics.status, 200);
   t.match(metrics.headers.get('content-type'), /^text\/plain/);
-  t.match(metrics.text, /http_requests_total\{route="cmdb\.listConfigItemTypes",method="GET",status="200"\} 1/);
-  t.match(metrics.text, /http_requests_total\{route="cmdb\.getConfigItem",method="GET",status="400"\} 1/);
-  t.match(metrics.text, /http_request_duration_seconds_bucket\{le="0\.005",route="cmdb\.listConfigItemTypes",method="GET"\}/);
-  t.match(metrics.text, /bus_pending_messages\{stream="RECORDS"\} 0/);
+  t.match(metrics.text, /ops_http_requests_total\{route="cmdb\.listConfigItemTypes",method="GET",status="200"\} 1/);
+  t.match(metrics.text, /ops_http_requests_total\{route="cmdb\.getConfigItem",method="GET",status="400"\} 1/);
+  t.match(metrics.text, /ops_http_request_duration_seconds_bucket\{le="0\.005",route="cmdb\.listConfigItemTypes",method="GET"\}/);
+  t.match(metrics.text, /ops_bus_pending_messages\{stream="RECORDS"\} 0/);
   t.match(metrics.text, /process_cpu_user_seconds_total/);
 
   const doc = await call(p.base, 'GET', '/api/openapi.json');
