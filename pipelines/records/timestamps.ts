@@ -9,7 +9,10 @@ export const STORABLE_YEARS = { first: 1900, last: 2299 } as const;
 const FIRST_MS = Date.UTC(STORABLE_YEARS.first, 0, 1);
 const END_MS = Date.UTC(STORABLE_YEARS.last + 1, 0, 1);
 
-const daysIn = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+/** Arithmetic, not a Date: this runs for every record that carries a date. */
+const daysIn = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
 
 /**
  * An ISO 8601 date-time with a zone, of a day that exists (JavaScript's Date.parse rolls

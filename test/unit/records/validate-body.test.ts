@@ -201,10 +201,10 @@ t.test('a slice of a line-framed body names lines of the whole body', async (t) 
 });
 
 t.test('@timestamp: a day that does not exist, or a year the event table cannot hold, refuses the body', async (t) => {
-  for (const ts of ['2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '2300-01-01T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T10:60:00Z', '2026-11-21T10:00:60Z', '2026-11-21T10:00:00+25:00']) {
+  for (const ts of ['2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '2300-01-01T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T10:60:00Z', '2026-11-21T10:00:60Z', '2026-11-21T10:00:00+25:00']) {
     t.match(refused(t, validateBody('application/x-ndjson', `{}\n${JSON.stringify({ '@timestamp': ts })}`)), /^Line 2: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299/, ts);
   }
-  for (const ts of ['2024-02-29T00:00:00Z', '1900-01-01T00:00:00Z', '2299-12-31T23:59:59.999Z', '2026-12-31T23:59:59+14:00']) {
+  for (const ts of ['2024-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '1900-01-01T00:00:00Z', '2299-12-31T23:59:59.999Z', '2026-12-31T23:59:59+14:00']) {
     accepted(t, validateBody('application/json', JSON.stringify({ '@timestamp': ts })));
   }
 });
