@@ -168,6 +168,11 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
     }
     ctx.metrics.batchRecords.observe({ stage: 'insert' }, stored.reduce((n, d) => n + d.rows.eventCount, 0));
     for (const d of stored) {
+      const stream = String(d.rows.streamId);
+      if (d.rows.eventCount > 0) ctx.metrics.streamEvents.inc({ stream }, d.rows.eventCount);
+      if (d.rows.deadLetterCount > 0) ctx.metrics.streamDeadLetters.inc({ stream }, d.rows.deadLetterCount);
+    }
+    for (const d of stored) {
       try {
         hooks.afterInsert?.(d.message);
       } catch (error) {

@@ -17,6 +17,9 @@ export interface Metrics {
   readonly busRedeliveries: Counter;
   readonly batchRecords: Histogram<'stage'>;
   readonly batchBytes: Histogram<'stage'>;
+  /** Per stream: records stored as events, and records kept as dead letters, by this process. */
+  readonly streamEvents: Counter<'stream'>;
+  readonly streamDeadLetters: Counter<'stream'>;
   /** The keyed problem stage (DESIGN §7a). */
   readonly problemHits: Counter<'outcome'>;
   readonly problemConflicts: Counter;
@@ -69,6 +72,18 @@ export function createMetrics(): Metrics {
       help: 'Bytes per batch, by pipeline stage',
       labelNames: ['stage'],
       buckets: [1024, 16384, 65536, 262144, 1048576, 4194304, 16777216],
+      registers: [registry],
+    }),
+    streamEvents: new Counter({
+      name: 'ops_stream_events_total',
+      help: 'Records stored as events, by stream id (a redelivered batch counts again)',
+      labelNames: ['stream'],
+      registers: [registry],
+    }),
+    streamDeadLetters: new Counter({
+      name: 'ops_stream_dead_letters_total',
+      help: 'Records kept as dead letters (the stream could not parse them), by stream id',
+      labelNames: ['stream'],
       registers: [registry],
     }),
     problemHits: new Counter({

@@ -23,3 +23,15 @@ t.test('promtool check metrics passes on /metrics, and the platform\'s own metri
   t.same(own.filter((name) => !name.startsWith('ops_')), [], 'every metric of the platform is ops_');
   t.match(text, /# TYPE ops_bus_redeliveries_total counter/, 'redeliveries count as a counter');
 });
+
+t.test('per stream: records stored as events and records dead-lettered are counted', async (t) => {
+  const p = await startTestPlatform();
+  t.teardown(() => p.stop());
+  const created = await p.api('POST', '/api/admin/v1/streams', { json: { name: 'counted', config: { framing: 'lines', parser: { type: 'text', pattern: '^ok (?<n>\\d+)$' } } } });
+  const { id, key } = created.body as { id: number; key: string };
+  const posted = await fetch(`${p.base}/api/public/cl/v1/stream-data?streamKey=${key}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'ok 1\nok 2\nnot a match\nok 3\n' });
+  t.equal(posted.status, 200);
+  const text = await (await fetch(`${p.base}/metrics`)).text();
+  t.match(text, new RegExp(`^ops_stream_events_total\\{stream="${id}"\\} 3$`, 'm'));
+  t.match(text, new RegExp(`^ops_stream_dead_letters_total\\{stream="${id}"\\} 1$`, 'm'));
+});
