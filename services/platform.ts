@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from './runtime/config.js';
 import { openEngines, type Engines } from './runtime/engines.js';
 import { createHttpServer, type HttpServer } from './runtime/http/server.js';
-import { createMetrics, recordRedeliveries, type Metrics } from './runtime/http/metrics.js';
+import { createMetrics, type Metrics } from './runtime/http/metrics.js';
 import type { Route } from './runtime/http/route.js';
 import { createLifecycle, type Lifecycle } from './runtime/lifecycle.js';
 import type { Logger } from './runtime/logger.js';
@@ -60,11 +60,10 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     lifecycle.onStop('engines', async () => {
       await Promise.allSettled([engines.analytics.close(), engines.bus.close(), engines.journal.close(), engines.keyed.close()]);
     });
-    const redeliveries = { last: 0 };
     metrics.onScrape(async () => {
       const stats = await engines.bus.stats();
       for (const [stream, pending] of Object.entries(stats.pending)) metrics.busPending.set({ stream }, pending);
-      recordRedeliveries(metrics, stats.redeliveries, redeliveries);
+      metrics.recordRedeliveries(stats.redeliveries);
     });
     const migrated = await runMigrations(engines.analytics, { logger });
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'analytics migrations applied');

@@ -47,10 +47,10 @@ function parseJson(text: string, where: string): { value: unknown } | { reason: 
 }
 
 /**
- * Adds the records of one JSON text to `out`: itself, or its elements under `elements`. `text`
- * is kept as sent when it is one record and holds no raw newline.
+ * Adds the records of one JSON text to `out`: itself (as sent; a whole body with its raw line
+ * breaks folded into spaces, which JSON reads as whitespace), or its elements under `elements`.
  */
-function addJson(out: string[], text: string, value: unknown, framing: Framing, where: string): string | undefined {
+function addJson(out: string[], text: string, value: unknown, framing: Framing, where: string, wholeBody: boolean): string | undefined {
   if (framing === 'elements' && Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const bad = checkTimestamp(value[i], `${where ? `${where}, e` : 'E'}lement ${i + 1}: `);
@@ -61,7 +61,7 @@ function addJson(out: string[], text: string, value: unknown, framing: Framing, 
   }
   const bad = checkTimestamp(value, where ? `${where}: ` : '');
   if (bad) return bad;
-  out.push(text.includes('\n') || text.includes('\r') ? text.replace(/[\r\n]+/g, ' ') : text);
+  out.push(wholeBody && (text.includes('\n') || text.includes('\r')) ? text.replace(/[\r\n]+/g, ' ') : text);
   return undefined;
 }
 
@@ -85,7 +85,7 @@ export function validateBody(mediaType: MediaType, body: string, framing: Framin
       }
       const parsed = parseJson(line, `Line ${lineNo} is `);
       if ('reason' in parsed) return { ok: false, reason: parsed.reason };
-      const bad = addJson(lines, line, parsed.value, framing, `Line ${lineNo}`);
+      const bad = addJson(lines, line, parsed.value, framing, `Line ${lineNo}`, false);
       if (bad) return { ok: false, reason: bad };
     }
     return { ok: true, kind: json ? 'json' : 'text', lines };
@@ -101,7 +101,7 @@ export function validateBody(mediaType: MediaType, body: string, framing: Framin
     default: {
       const parsed = parseJson(body, 'The body is ');
       if ('reason' in parsed) return { ok: false, reason: parsed.reason };
-      const bad = addJson(lines, body, parsed.value, framing, '');
+      const bad = addJson(lines, body, parsed.value, framing, '', true);
       if (bad) return { ok: false, reason: bad };
       return { ok: true, kind: 'json', lines };
     }

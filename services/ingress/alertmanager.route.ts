@@ -49,15 +49,14 @@ export const AlertmanagerWebhook = Type.Object({
 type Webhook = Static<typeof AlertmanagerWebhook>;
 type Alert = Webhook['alerts'][number];
 
-/** Go's zero time: Alertmanager's "not ended yet". */
-const ZERO_TIME = /^0001-01-01T/;
 
 /** The record of one alert, as one JSON line. */
 export function alertRecord(alert: Alert, notification: Pick<Webhook, 'receiver' | 'groupKey'>): string {
   const date = alert.status === 'resolved' ? alert.endsAt : alert.startsAt;
   const record: Record<string, unknown> = { ...alert, receiver: notification.receiver, groupKey: notification.groupKey };
   // Set or removed, never left as sent: only the alert's own date may date the event.
-  if (isIsoDateTime(date) && !ZERO_TIME.test(date)) record['@timestamp'] = date;
+  // isIsoDateTime refuses Go's zero time too: year 1 is outside what the event table holds.
+  if (isIsoDateTime(date)) record['@timestamp'] = date;
   else delete record['@timestamp'];
   return JSON.stringify(record);
 }

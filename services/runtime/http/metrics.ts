@@ -13,7 +13,6 @@ export interface Metrics {
   readonly httpRequests: Counter<'route' | 'method' | 'status'>;
   readonly httpDuration: Histogram<'route' | 'method'>;
   readonly busPending: Gauge<'stream'>;
-  /** Set from the bus's own count at each scrape (see recordRedeliveries). */
   readonly busRedeliveries: Counter;
   readonly batchRecords: Histogram<'stage'>;
   readonly batchBytes: Histogram<'stage'>;
@@ -24,6 +23,8 @@ export interface Metrics {
   readonly problemHits: Counter<'outcome'>;
   readonly problemConflicts: Counter;
   readonly problemTransitions: Counter;
+  /** Brings the redeliveries counter up to the bus's own count since start (a counter only goes up). */
+  recordRedeliveries(sinceStart: number): void;
   /** Sets the function that refreshes the bus gauges at each scrape. */
   onScrape(refresh: () => Promise<void>): void;
   text(): Promise<string>;
@@ -34,6 +35,7 @@ export function createMetrics(): Metrics {
   collectDefaultMetrics({ register: registry });
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
   const refreshers: Array<() => Promise<void>> = [];
+  let redeliveriesCounted = 0;
   const metrics: Metrics = {
     registry,
     httpRequests: new Counter({
@@ -102,6 +104,10 @@ export function createMetrics(): Metrics {
       help: 'Key open/close transitions recorded in the control plane',
       registers: [registry],
     }),
+    recordRedeliveries(sinceStart) {
+      if (sinceStart > redeliveriesCounted) metrics.busRedeliveries.inc(sinceStart - redeliveriesCounted);
+      redeliveriesCounted = Math.max(redeliveriesCounted, sinceStart);
+    },
     onScrape(refresh) {
       refreshers.push(refresh);
     },
@@ -111,10 +117,4 @@ export function createMetrics(): Metrics {
     },
   };
   return metrics;
-}
-
-/** Brings the redeliveries counter up to the bus's count since start (a counter only goes up). */
-export function recordRedeliveries(metrics: Metrics, sinceStart: number, state: { last: number }): void {
-  if (sinceStart > state.last) metrics.busRedeliveries.inc(sinceStart - state.last);
-  state.last = Math.max(state.last, sinceStart);
 }

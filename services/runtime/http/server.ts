@@ -39,6 +39,9 @@ const uwsMethod: Record<Method, 'get' | 'head' | 'post' | 'put' | 'patch' | 'del
   DELETE: 'del',
 };
 
+/** The methods a route answers: a GET route answers HEAD too, without the body. */
+const methodsOf = (route: Route): Method[] => (route.method === 'GET' ? ['GET', 'HEAD'] : [route.method]);
+
 /** The properties of a query schema typed as booleans (optional or not). */
 function booleanProperties(schema: TSchema | undefined): string[] {
   const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
@@ -76,7 +79,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         drainWaiters = [];
       }
     },
-    allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).flatMap((r): Method[] => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])),
+    allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).flatMap(methodsOf),
   };
 
   function serve(res: HttpResponse, compiled: CompiledRoute | undefined, method: Method, url: string, query: string, headers: Record<string, string>, params: Record<string, string>): void {
@@ -105,8 +108,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         };
         compiled.emptyQueryValid = !compiled.queryChecker || compiled.queryChecker.Check(compiled.queryChecker.Convert({}));
         registered.push(route);
-        const methods: Method[] = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
-        for (const method of methods) {
+        for (const method of methodsOf(route)) {
           app[uwsMethod[method]](route.path, (res, req) => {
             const headers: Record<string, string> = {};
             req.forEach((k, v) => (headers[k] = v));

@@ -4,7 +4,7 @@
  * the very problem opened before it. Issue #13: hits the stage had not placed yet are in the
  * bus's log and are placed after the restart.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,8 @@ import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { ProblemsKit, chText } from './problems-kit.js';
 
-t.test('an open problem survives a restart and is closed by a record sent after it', async (t) => {
+/** A platform on a data directory of its own (removed after the test) with a CI, a stream and its trigger. */
+async function installed(t: Test) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-problems-restart-'));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
   const k = new ProblemsKit();
@@ -22,7 +23,12 @@ t.test('an open problem survives a restart and is closed by a record sent after 
   const wg = await k.workGroup();
   const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
   const stream = await k.stream();
-  await k.trigger(stream.id);
+  const trigger = await k.trigger(stream.id);
+  return { dataDir, k, ci, stream, trigger };
+}
+
+t.test('an open problem survives a restart and is closed by a record sent after it', async (t) => {
+  const { dataDir, k, ci, stream } = await installed(t);
   const opened = new Date(k.clock - 20 * 60_000).toISOString();
   await k.post(stream.key, [{ '@timestamp': opened, check: 'cpu', host: ci.name }]);
   const [before] = await k.problems(ci.id);
@@ -42,14 +48,7 @@ t.test('an open problem survives a restart and is closed by a record sent after 
 });
 
 t.test('hits on disk that the stage had not placed when the platform stopped are placed after the restart', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ops-problems-restart-'));
-  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const k = new ProblemsKit();
-  await k.start(dataDir);
-  const wg = await k.workGroup();
-  const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
-  const stream = await k.stream();
-  const trigger = await k.trigger(stream.id);
+  const { dataDir, k, ci, trigger } = await installed(t);
   const partitions = k.p.platform.config.problemPartitions;
   await k.p.stop(false);
 

@@ -13,8 +13,6 @@ export interface StreamEntry extends StoredMessage {
   readonly storedAt: number;
   /** Resolves on the first ack/term, rejects when dropped or when the bus closes. */
   readonly outcome: Promise<void>;
-  /** Written to the bus log (a `logged` stream): publishers need not wait for a consumer. */
-  readonly logged: boolean;
   done: boolean;
   settle(error?: Error): void;
 }
@@ -41,6 +39,11 @@ export class MemoryStream implements DurableHost {
   ) {
     this.log = spec.inProcess === 'logged' ? log : undefined;
     if (this.log) this.restore(this.log);
+  }
+
+  /** Its messages are written to the bus log: publishers need not wait for a consumer. */
+  get logged(): boolean {
+    return this.log !== undefined;
   }
 
   get name(): string {
@@ -86,10 +89,10 @@ export class MemoryStream implements DurableHost {
         throw new BusUnavailableError(`a message of ${this.name} could not be written to the bus log: ${(error as Error).message}`);
       }
     }
-    return this.add({ seq: ++this.lastSeq, subject, data, msgId, storedAt: now, deliveredBefore: false }, this.log !== undefined);
+    return this.add({ seq: ++this.lastSeq, subject, data, msgId, storedAt: now, deliveredBefore: false });
   }
 
-  private add(m: StoredMessage & { storedAt: number }, logged: boolean): StreamEntry {
+  private add(m: StoredMessage & { storedAt: number }): StreamEntry {
     let settle!: (error?: Error) => void;
     const outcome = new Promise<void>((resolve, reject) => {
       settle = (error) => (error ? reject(error) : resolve());
@@ -99,7 +102,6 @@ export class MemoryStream implements DurableHost {
     const entry: StreamEntry = {
       ...m,
       outcome,
-      logged,
       done: false,
       settle(error) {
         if (entry.done) return;
@@ -121,7 +123,7 @@ export class MemoryStream implements DurableHost {
   private restore(log: MemoryBusLog): void {
     for (const m of log.restore(this.name)) {
       this.lastSeq = Math.max(this.lastSeq, m.seq);
-      this.add({ ...m, deliveredBefore: true }, true);
+      this.add({ ...m, deliveredBefore: true });
     }
   }
 

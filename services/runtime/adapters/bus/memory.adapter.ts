@@ -73,7 +73,7 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
       const now = Date.now();
       const original = stream.duplicateOf(options.msgId, now);
       const entry = original ?? stream.store(subject, data, options.msgId, now);
-      if (entry.logged) return { stream: stream.name, seq: entry.seq, duplicate: original !== undefined };
+      if (stream.logged) return { stream: stream.name, seq: entry.seq, duplicate: original !== undefined };
       return outcomeOf(stream.name, entry, original !== undefined, options.timeoutMs);
     },
 
