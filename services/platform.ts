@@ -63,6 +63,7 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     metrics.onScrape(async () => {
       const stats = await engines.bus.stats();
       for (const [stream, pending] of Object.entries(stats.pending)) metrics.busPending.set({ stream }, pending);
+      for (const c of stats.consumers) metrics.busConsumerPending.set({ stream: c.stream, consumer: c.consumer }, c.pending);
       metrics.recordRedeliveries(stats.redeliveries);
     });
     const migrated = await runMigrations(engines.analytics, { logger });

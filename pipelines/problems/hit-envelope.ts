@@ -26,6 +26,8 @@ export interface KeyHits {
 export interface HitsEnvelope {
   keys: KeyHits[];
   closes: KeyClose[];
+  /** When the message was published (ms): the problem stage's lag is measured from it. */
+  sentAt?: number;
 }
 
 /** `ids` joined by spaces when none holds one (record ids are hex): one string is quicker in JSON. */
@@ -66,8 +68,10 @@ function keyOf(wire: WireKey | EarlierWireKey): KeyHits {
   return { triggerId, ciId, hits };
 }
 
+const headOf = (sentAt: number | undefined): string => (sentAt === undefined ? '{"keys":[' : `{"sentAt":${sentAt},"keys":[`);
+
 export const encodeHits = (envelope: HitsEnvelope): Uint8Array =>
-  Buffer.from(`{"keys":[${envelope.keys.map(wireKey).join(',')}],"closes":${JSON.stringify(envelope.closes)}}`);
+  Buffer.from(`${headOf(envelope.sentAt)}${envelope.keys.map(wireKey).join(',')}],"closes":${JSON.stringify(envelope.closes)}}`);
 
 /** The hits grouped by key, each key's in the order given; keys in the order they first appear. */
 export function byKey(hits: readonly KeyedHit[]): KeyHits[] {
@@ -99,8 +103,8 @@ function entriesOf(key: KeyHits, maxBytes: number): string[] {
  * max_payload is 1 MB by default). A key's hits keep their order across the envelopes, which
  * must be handled in order; a single hit over the bound goes alone.
  */
-export function encodeHitChunks(hits: readonly KeyedHit[], maxBytes: number): Uint8Array[] {
-  const head = '{"keys":[';
+export function encodeHitChunks(hits: readonly KeyedHit[], maxBytes: number, sentAt?: number): Uint8Array[] {
+  const head = headOf(sentAt);
   const tail = '],"closes":[]}';
   const budget = maxBytes - head.length - tail.length;
   const chunks: Uint8Array[] = [];
@@ -124,9 +128,10 @@ export function encodeHitChunks(hits: readonly KeyedHit[], maxBytes: number): Ui
 }
 
 export function decodeHits(data: Uint8Array): HitsEnvelope {
-  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as { keys?: Array<WireKey | EarlierWireKey>; closes?: KeyClose[] };
+  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as { keys?: Array<WireKey | EarlierWireKey>; closes?: KeyClose[]; sentAt?: number };
   return {
     keys: (parsed.keys ?? []).map(keyOf),
     closes: parsed.closes ?? [],
+    ...(typeof parsed.sentAt === 'number' ? { sentAt: parsed.sentAt } : {}),
   };
 }

@@ -210,7 +210,7 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
       await bus.ensureStream(RECORDS_STREAM);
       await bus.ensureStream(HITS_STREAM);
       const stage = startProblemStage(ctx);
-      const publisher = createHitsPublisher(bus, ctx.config.problemPartitions, Math.min(MAX_HITS_MESSAGE_BYTES, bus.maxMessageBytes / 2));
+      const publisher = createHitsPublisher(bus, ctx.config.problemPartitions, Math.min(MAX_HITS_MESSAGE_BYTES, bus.maxMessageBytes / 2), ctx.now);
       const stopSweep = startCloseSweep({ model: ctx.controlPlane.model, publisher, logger: ctx.logger, now: ctx.now });
       const worker = createBatchWorker(ctx, publisher, hooks);
       const consumer = bus.consume(EVENT_WORKER_CONSUMER, worker.handler);

@@ -20,7 +20,7 @@ export interface HitsPublisher {
 /** Half of NATS's default max_payload (1 MB): room for headers and a server set lower. */
 export const MAX_HITS_MESSAGE_BYTES = 512 * 1024;
 
-export function createHitsPublisher(bus: Bus, partitions: number, maxMessageBytes = MAX_HITS_MESSAGE_BYTES): HitsPublisher {
+export function createHitsPublisher(bus: Bus, partitions: number, maxMessageBytes = MAX_HITS_MESSAGE_BYTES, now: () => number = Date.now): HitsPublisher {
   return {
     async publish(hits, batchId) {
       const byPartition = new Map<number, KeyedHit[]>();
@@ -33,7 +33,7 @@ export function createHitsPublisher(bus: Bus, partitions: number, maxMessageByte
       // A partition's chunks in order, one after another; the partitions side by side.
       await Promise.all(
         [...byPartition].map(async ([p, group]) => {
-          const chunks = encodeHitChunks(group, maxMessageBytes);
+          const chunks = encodeHitChunks(group, maxMessageBytes, now());
           for (let i = 0; i < chunks.length; i++) await bus.publish(hitsSubject(p), chunks[i]!, { msgId: `hits:${batchId}:${p}:${i}` });
         }),
       );
@@ -41,7 +41,7 @@ export function createHitsPublisher(bus: Bus, partitions: number, maxMessageByte
     async close(closes) {
       await Promise.all(
         closes.map((c) =>
-          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ keys: [], closes: [c] }), { msgId: `close:${c.triggerId}:${c.ciId}:${c.at}` }),
+          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ keys: [], closes: [c], sentAt: now() }), { msgId: `close:${c.triggerId}:${c.ciId}:${c.at}` }),
         ),
       );
     },

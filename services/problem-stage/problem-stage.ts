@@ -81,8 +81,10 @@ interface KeyWork {
   repair: boolean;
 }
 
-function gather(messages: readonly BusMessage[]): Map<string, KeyWork> {
+/** The messages' keys and work, and when each message was published (for the lag). */
+function gather(messages: readonly BusMessage[]): { work: Map<string, KeyWork>; sentAt: number[] } {
   const work = new Map<string, KeyWork>();
+  const sentAt: number[] = [];
   const of = (triggerId: number, ciId: number, repair: boolean): KeyWork => {
     const key = problemKeyOf(triggerId, ciId);
     let w = work.get(key);
@@ -93,6 +95,7 @@ function gather(messages: readonly BusMessage[]): Map<string, KeyWork> {
   for (const message of messages) {
     const repair = message.deliveryCount > 1;
     const envelope = decodeHits(message.data);
+    if (envelope.sentAt !== undefined) sentAt.push(envelope.sentAt);
     for (const k of envelope.keys) {
       const w = of(k.triggerId, k.ciId, repair);
       w.hits = w.hits.length === 0 ? k.hits : w.hits.concat(k.hits);
@@ -102,7 +105,7 @@ function gather(messages: readonly BusMessage[]): Map<string, KeyWork> {
       w.closeAt = Math.min(w.closeAt ?? c.at, c.at);
     }
   }
-  return work;
+  return { work, sentAt };
 }
 
 const factsOf = (model: PlatformModel, triggerId: number): TriggerFacts | undefined => {
@@ -209,8 +212,11 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
   async function processGroup(messages: BusMessage[]): Promise<void> {
     // A slow store must not look like a dead owner: keep the partitions while working on them.
     const heartbeat = setInterval(() => messages.forEach((m) => m.working()), HITS_ACK_WAIT_MS / 3);
+    let sentAt: number[] = [];
     try {
-      const work = gather(messages);
+      const gathered = gather(messages);
+      const work = gathered.work;
+      sentAt = gathered.sentAt;
       const dirty = new Map<string, Set<string>>();
       let done = false;
       for (let i = 0; i < MAX_ATTEMPTS && !done; i++) done = await attempt(work, dirty);
@@ -223,6 +229,8 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       clearInterval(heartbeat);
     }
     for (const m of messages) m.ack();
+    const placedAt = ctx.now();
+    for (const at of sentAt) metrics.problemLag.observe(Math.max(0, placedAt - at) / 1000);
   }
 
   const runGroup = createGroupRunner<BusMessage>(

@@ -103,16 +103,21 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
     message.working();
     void beat();
   }, HEARTBEAT_MS);
-  const started = Date.now();
+  const started = performance.now();
+  const took = (outcome: 'ok' | 'failed' | 'interrupted') => ctx.metrics.slaJobDuration.observe({ outcome }, (performance.now() - started) / 1000);
   try {
     await hooks.beforeCalculation?.(report.id);
     const phases = await calculateReport(deps, report);
     await ctx.controlPlane.execute(finishReport(report.id, { status: 'Ok', reportId: randomUUID() }, ctx.now()));
     const round = (ms: number) => Math.round(ms);
-    log.info({ ms: Date.now() - started, threads: deps.threads, problemsMs: round(phases.problemsMs), mathsMs: round(phases.mathsMs), storeMs: round(phases.storeMs) }, 'SLA report calculated');
+    took('ok');
+    for (const [phase, ms] of [['problems', phases.problemsMs], ['maths', phases.mathsMs], ['store', phases.storeMs]] as const) ctx.metrics.slaJobPhaseDuration.observe({ phase }, ms / 1000);
+    log.info({ ms: Math.round(performance.now() - started), threads: deps.threads, problemsMs: round(phases.problemsMs), mathsMs: round(phases.mathsMs), storeMs: round(phases.storeMs) }, 'SLA report calculated');
     message.ack();
   } catch (error) {
-    if (error instanceof ReportError || !isTransient(error)) {
+    const failed = error instanceof ReportError || !isTransient(error);
+    took(failed ? 'failed' : 'interrupted');
+    if (failed) {
       log.warn({ err: error }, 'SLA report failed');
       await ctx.controlPlane
         .execute(finishReport(report.id, { status: 'Error', error: (error as Error).message }, ctx.now()))

@@ -83,6 +83,22 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     await eventually('no message pending', async () => (await f.bus.stats()).pending[f.stream] === 0);
   });
 
+  t.test(`${name}: stats name each durable consumer with what it has not acknowledged yet`, async (t) => {
+    const f = await busFixture(t, open, stream);
+    const held: Array<{ ack(): void }> = [];
+    f.bus.consume(f.consumer({ durable: 'holder', maxBatch: 10 }), async (batch) => {
+      held.push(...batch);
+    });
+    void Promise.all(['a', 'b', 'c'].map((x) => f.publish(x)));
+    const lagOf = async (): Promise<number | undefined> => (await f.bus.stats()).consumers.find((c) => c.stream === f.stream && c.consumer === 'holder')?.pending;
+    await eventually('three delivered, none acked', async () => held.length === 3 && (await lagOf()) === 3);
+    held[0]!.ack();
+    await eventually('two left', async () => (await lagOf()) === 2);
+    for (const m of held.slice(1)) m.ack();
+    await eventually('none left', async () => (await lagOf()) === 0);
+    t.equal(await lagOf(), 0);
+  });
+
   for (const settle of ['ack', 'term'] as const) {
     t.test(`${name}: a message ${settle === 'ack' ? 'acked' : 'termed'} is not delivered again`, async (t) => {
       const f = await busFixture(t, open, stream);

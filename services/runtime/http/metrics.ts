@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics of one process (DESIGN §10): requests by route and status, latencies,
- * bus lag and batch sizes. One registry per process, passed in (no module singleton). The
+ * bus lag per stream and per consumer, batch sizes, the problem stage's lag and the SLA jobs'
+ * durations. One registry per process, passed in (no module singleton). The
  * platform's own metrics carry the prefix `ops_`, units in their names and `_total` on counters
  * only; Node's and the process's standard ones keep their usual names, except three gauges that
  * prom-client names `…_total` (promtool refuses a `_total` that is not a counter), which are
@@ -13,6 +14,7 @@ export interface Metrics {
   readonly httpRequests: Counter<'route' | 'method' | 'status'>;
   readonly httpDuration: Histogram<'route' | 'method'>;
   readonly busPending: Gauge<'stream'>;
+  readonly busConsumerPending: Gauge<'stream' | 'consumer'>;
   readonly busRedeliveries: Counter;
   readonly batchRecords: Histogram<'stage'>;
   readonly batchBytes: Histogram<'stage'>;
@@ -23,6 +25,11 @@ export interface Metrics {
   readonly problemHits: Counter<'outcome'>;
   readonly problemConflicts: Counter;
   readonly problemTransitions: Counter;
+  /** From a hits message's publication to its hits being placed. */
+  readonly problemLag: Histogram;
+  /** SLA report jobs: the whole job by outcome, and its phases when it finished. */
+  readonly slaJobDuration: Histogram<'outcome'>;
+  readonly slaJobPhaseDuration: Histogram<'phase'>;
   /** Brings the redeliveries counter up to the bus's own count since start (a counter only goes up). */
   recordRedeliveries(sinceStart: number): void;
   /** Sets the function that refreshes the bus gauges at each scrape. */
@@ -55,6 +62,12 @@ export function createMetrics(): Metrics {
       name: 'ops_bus_pending_messages',
       help: 'Messages stored on the bus and not yet acknowledged, by stream (bus lag)',
       labelNames: ['stream'],
+      registers: [registry],
+    }),
+    busConsumerPending: new Gauge({
+      name: 'ops_bus_consumer_pending_messages',
+      help: 'Messages of the stream the durable consumer has not acknowledged yet (its lag), by stream and consumer',
+      labelNames: ['stream', 'consumer'],
       registers: [registry],
     }),
     busRedeliveries: new Counter({
@@ -102,6 +115,26 @@ export function createMetrics(): Metrics {
     problemTransitions: new Counter({
       name: 'ops_problem_stage_transitions_total',
       help: 'Key open/close transitions recorded in the control plane',
+      registers: [registry],
+    }),
+    problemLag: new Histogram({
+      name: 'ops_problem_stage_lag_seconds',
+      help: 'Time from a trigger hits message being published to its hits being placed by the problem stage',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    slaJobDuration: new Histogram({
+      name: 'ops_sla_job_duration_seconds',
+      help: 'SLA report jobs from start to end, by outcome (ok, failed: the report is an Error, interrupted: it will run again)',
+      labelNames: ['outcome'],
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers: [registry],
+    }),
+    slaJobPhaseDuration: new Histogram({
+      name: 'ops_sla_job_phase_duration_seconds',
+      help: 'Phases of the SLA jobs that finished: problems (read and copy), maths, store',
+      labelNames: ['phase'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
       registers: [registry],
     }),
     recordRedeliveries(sinceStart) {

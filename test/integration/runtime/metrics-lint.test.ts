@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { binaryPath } from '../../support/services.js';
 import { startTestPlatform } from '../../support/platform.js';
+import { SlaKit } from '../sla/sla-kit.js';
 
 const promtool = binaryPath('promtool');
 if (!promtool && process.env['REQUIRE_SERVICES'] === '1') throw new Error('REQUIRE_SERVICES=1 but promtool is not installed (apt-get install -y prometheus)');
@@ -34,4 +35,26 @@ t.test('per stream: records stored as events and records dead-lettered are count
   const text = await (await fetch(`${p.base}/metrics`)).text();
   t.match(text, new RegExp(`^ops_stream_events_total\\{stream="${id}"\\} 3$`, 'm'));
   t.match(text, new RegExp(`^ops_stream_dead_letters_total\\{stream="${id}"\\} 1$`, 'm'));
+});
+
+t.test('bus lag per consumer, the problem stage\'s lag and the SLA jobs\' durations are exposed', async (t) => {
+  const k = new SlaKit();
+  await k.start();
+  t.teardown(() => k.stop());
+  const wg = await k.workGroup();
+  const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
+  const stream = await k.stream();
+  await k.trigger(stream.id);
+  const day = Date.parse('2026-03-01T00:00:00.000Z');
+  await k.post(stream.key, [{ '@timestamp': new Date(day + 3_600_000).toISOString(), check: 'cpu', host: ci.name, severity: 'major' }]);
+  const template = await k.template({ type: 'Single', configItems: [{ id: ci.id }] });
+  const report = await k.finished(await k.ordered({ template: { id: template.id }, range: { start: new Date(day).toISOString(), end: new Date(day + 86_400_000).toISOString() } }));
+  t.equal(report.status, 'Ok');
+  const text = await (await fetch(`${k.p.base}/metrics`)).text();
+  t.match(text, /^ops_bus_consumer_pending_messages\{stream="RECORDS",consumer="event-worker"\} 0$/m, 'the event workers\' durable, nothing left');
+  t.match(text, /^ops_bus_consumer_pending_messages\{stream="HITS",consumer="problems-\d+"\} 0$/m, 'a partition owner\'s durable');
+  const lagCount = Number(/^ops_problem_stage_lag_seconds_count (\d+)$/m.exec(text)?.[1]);
+  t.ok(lagCount >= 1, `hits messages placed: ${lagCount}`);
+  t.match(text, /^ops_sla_job_duration_seconds_count\{outcome="ok"\} 1$/m, 'one job, finished Ok');
+  for (const phase of ['problems', 'maths', 'store']) t.match(text, new RegExp(`^ops_sla_job_phase_duration_seconds_count\\{phase="${phase}"\\} 1$`, 'm'), phase);
 });

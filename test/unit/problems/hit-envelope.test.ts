@@ -88,3 +88,11 @@ t.test('ids holding a space travel too', async (t) => {
   const hits = [hitOf(1), { ...hitOf(3), ciId: 1, hit: { ...hitOf(3).hit, id: 'an id with spaces' } }];
   t.same(decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits.map((h) => h.id), ['event-1', 'an id with spaces']);
 });
+
+t.test('the publication time travels with every message, and a message without one still reads', async (t) => {
+  const hits = Array.from({ length: 3000 }, (_, n) => hitOf(n, 0, 7));
+  const chunks = encodeHitChunks(hits, 8 * 1024, 1_700_000_123_456);
+  t.ok(chunks.length > 1 && chunks.every((c) => c.byteLength <= 8 * 1024), 'the time fits under the bound too');
+  t.same(chunks.map((c) => decodeHits(c).sentAt), chunks.map(() => 1_700_000_123_456));
+  t.equal(decodeHits(encodeHitChunks(hits.slice(0, 2), 8 * 1024)[0]!).sentAt, undefined);
+});

@@ -83,6 +83,8 @@ export interface BusConsumer {
 export interface BusStats {
   /** Messages stored and not yet acknowledged, per stream. */
   pending: Record<string, number>;
+  /** Per durable consumer: messages of its stream it has not yet acknowledged (its lag). */
+  consumers: Array<{ stream: string; consumer: string; pending: number }>;
   /** Messages delivered more than once since start. */
   redeliveries: number;
 }

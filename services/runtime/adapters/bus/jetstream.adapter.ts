@@ -137,19 +137,24 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
 
     async stats(): Promise<BusStats> {
       const pending: Record<string, number> = {};
+      const consumers: BusStats['consumers'] = [];
       try {
         for (const spec of streams.values()) {
           let count: number | undefined;
           // Asked of the consumers even for a work queue: after a crash nats-server 2.9 may put
           // back messages already acknowledged (nats-io/nats-server#3996), which then sit in the
           // stream below the ack floor, never to be delivered, and would count as lag forever.
-          for await (const ci of jsm.consumers.list(spec.name)) count = Math.max(count ?? 0, ci.num_pending + ci.num_ack_pending);
+          for await (const ci of jsm.consumers.list(spec.name)) {
+            const lag = ci.num_pending + ci.num_ack_pending;
+            consumers.push({ stream: spec.name, consumer: ci.name, pending: lag });
+            count = Math.max(count ?? 0, lag);
+          }
           pending[spec.name] = count ?? (await jsm.streams.info(spec.name)).state.messages;
         }
       } catch (err) {
         throw unavailable('bus statistics unavailable', err);
       }
-      return { pending, redeliveries };
+      return { pending, consumers, redeliveries };
     },
 
     async ping(): Promise<void> {

@@ -83,6 +83,17 @@ export class MemoryDurable {
     return !this.matches(subject) || (this.nextSeq > seq && !this.outstanding.has(seq));
   }
 
+  /** Messages for this durable not yet acknowledged: delivered, waiting again, or not yet taken. */
+  pending(): number {
+    let count = 0;
+    for (const seq of this.outstanding.keys()) if (this.host.message(seq)) count++;
+    for (let seq = this.nextSeq; seq <= this.host.lastSeq; seq++) {
+      const m = this.host.message(seq);
+      if (m && this.matches(m.subject)) count++;
+    }
+    return count;
+  }
+
   pull(max: number, maxWaitMs: number): Pull {
     let resolve!: (batch: Delivery[]) => void;
     const done = new Promise<Delivery[]>((r) => (resolve = r));

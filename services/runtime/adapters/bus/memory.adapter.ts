@@ -89,8 +89,12 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
 
     async stats(): Promise<BusStats> {
       const pending: Record<string, number> = {};
-      for (const s of streams.values()) pending[s.name] = s.size;
-      return { pending, redeliveries };
+      const consumers: BusStats['consumers'] = [];
+      for (const s of streams.values()) {
+        pending[s.name] = s.size;
+        for (const d of s.durables.values()) consumers.push({ stream: s.name, consumer: d.name, pending: d.pending() });
+      }
+      return { pending, consumers, redeliveries };
     },
 
     async ping(): Promise<void> {
