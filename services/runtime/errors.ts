@@ -23,6 +23,7 @@ const catalogue = {
   gone: { status: 410, title: 'Gone' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'header-fields-too-large': { status: 431, title: 'Request header fields too large' },
   unprocessable: { status: 422, title: 'Unprocessable request' },
   internal: { status: 500, title: 'Internal server error' },
   unavailable: { status: 503, title: 'Service unavailable' },
@@ -68,6 +69,7 @@ export const errors = {
   gone: (detail: string) => new AppError('gone', detail),
   payloadTooLarge: (detail: string) => new AppError('payload-too-large', detail),
   unsupportedMediaType: (detail: string) => new AppError('unsupported-media-type', detail),
+  headerFieldsTooLarge: (detail: string) => new AppError('header-fields-too-large', detail),
   unavailable: (detail: string, retryAfterSeconds = 1) =>
     new AppError('unavailable', detail, undefined, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new AppError('internal', 'An unexpected error occurred; it has been logged'),

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
 import { bodyEncodingOf, decodeBody } from './decode-body.js';
+import { MAX_HEADER_BYTES } from './uws.js';
 
 /** Charsets a body may declare: UTF-8, and US-ASCII, which is a part of it. */
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
@@ -103,8 +104,14 @@ export class Exchange implements ResponseState {
     });
   }
 
-  start(): void {
+  /** `headerBytes`: the size of the header fields' names and values. */
+  start(headerBytes: number): void {
     const { compiled, request } = this;
+    if (headerBytes > MAX_HEADER_BYTES) {
+      // Answered before the body is read: the connection closes rather than carry it unread.
+      this.fail(errors.headerFieldsTooLarge(`The request's header fields take ${headerBytes} bytes; the limit is ${MAX_HEADER_BYTES}`), compiled?.hasBody ?? true);
+      return;
+    }
     if (!compiled) {
       const allowed = this.context.allowedMethods(request.path);
       this.fail(

@@ -3,7 +3,8 @@
  * checks, JSON parsing and validation, problem+json errors, a log line and metrics per request,
  * and graceful draining for shutdown. Handlers see plain Request/Reply values.
  */
-import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import type { HttpResponse, HttpRequest, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { App, us_listen_socket_close, us_socket_local_port } from './uws.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from './metrics.js';
 import type { TSchema } from 'typebox';
@@ -82,10 +83,16 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
     allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).flatMap(methodsOf),
   };
 
-  function serve(res: HttpResponse, compiled: CompiledRoute | undefined, method: Method, url: string, query: string, headers: Record<string, string>, params: Record<string, string>): void {
+  function serve(res: HttpResponse, req: HttpRequest, compiled: CompiledRoute | undefined, method: Method, params: Record<string, string>): void {
+    const headers: Record<string, string> = {};
+    let headerBytes = 0;
+    req.forEach((k, v) => {
+      headers[k] = v;
+      headerBytes += k.length + v.length;
+    });
     const id = headers['x-request-id']?.slice(0, 64) || idPrefix + (++sequence).toString(36);
     inFlight += 1;
-    new Exchange(context, res, compiled, id, method, url, query, headers, params).start();
+    new Exchange(context, res, compiled, id, method, req.getUrl(), req.getQuery() ?? '', headers, params).start(headerBytes);
   }
 
   const server: HttpServer = {
@@ -110,22 +117,16 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         registered.push(route);
         for (const method of methodsOf(route)) {
           app[uwsMethod[method]](route.path, (res, req) => {
-            const headers: Record<string, string> = {};
-            req.forEach((k, v) => (headers[k] = v));
             const params: Record<string, string> = {};
             for (let i = 0; i < paramNames.length; i++) params[paramNames[i]!] = safeDecode(req.getParameter(i) ?? '');
-            serve(res, compiled, method, req.getUrl(), req.getQuery() ?? '', headers, params);
+            serve(res, req, compiled, method, params);
           });
         }
       }
     },
     routes: () => registered,
     listen() {
-      app.any('/*', (res, req) => {
-        const headers: Record<string, string> = {};
-        req.forEach((k, v) => (headers[k] = v));
-        serve(res, undefined, req.getCaseSensitiveMethod().toUpperCase() as Method, req.getUrl(), req.getQuery() ?? '', headers, {});
-      });
+      app.any('/*', (res, req) => serve(res, req, undefined, req.getCaseSensitiveMethod().toUpperCase() as Method, {}));
       return new Promise((resolve, reject) => {
         app.listen(config.host, config.port, (socket) => {
           if (!socket) return reject(new Error(`cannot listen on ${config.host}:${config.port} (port in use?)`));

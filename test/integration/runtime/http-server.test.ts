@@ -102,6 +102,17 @@ t.test('a charset other than UTF-8 gets 415 problem+json; utf-8 and us-ascii are
   }
 });
 
+t.test('header fields over 16 KiB get 431 problem+json; 12 KiB of them (a large token) are fine', async (t) => {
+  const ok = await call(base, 'GET', '/things/1', { headers: { 'x-large-token': 'a'.repeat(12 * 1024) } });
+  t.equal(ok.status, 200, 'over uWS\'s own 4 KiB default, under the platform\'s limit');
+  for (const [path, method] of [['/things/1', 'GET'], ['/things', 'POST'], ['/nowhere', 'GET']] as const) {
+    const answer = await call(base, method, path, { headers: { 'content-type': 'application/json', 'x-large-token': 'a'.repeat(20 * 1024) }, ...(method === 'POST' ? { body: '{"name":"x"}' } : {}) });
+    isProblem(t, answer, 431, 'header-fields-too-large');
+    t.match(answer.body.detail, /limit is 16384/);
+  }
+  t.equal((await call(base, 'GET', '/things/1')).status, 200, 'the server stays up');
+});
+
 t.test('content type parameters are ignored', async (t) => {
   const answer = await call(base, 'POST', '/things', { body: '{"name":"b"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
   t.equal(answer.status, 201);
