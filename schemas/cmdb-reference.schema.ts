@@ -20,3 +20,14 @@ export const CmdbSystemPatch = Type.Object({ name: Name }, { additionalPropertie
 export type CiTypeCreateBody = Static<typeof CiTypeCreate>;
 export type CiTypePatchBody = Static<typeof CiTypePatch>;
 export type CmdbSystemCreateBody = Static<typeof CmdbSystemCreate>;
+
+// Examples for the OpenAPI document (checked against these schemas by openapi-lint.test.ts).
+export const ciTypesExample = [
+  { id: 1, name: 'Default', description: 'Default CI type' },
+  { id: 2, name: 'Database', description: 'A database server or cluster' },
+] satisfies Static<typeof CiType>[];
+export const cmdbSystemsExample = [{ id: 1, name: 'Asset register' }] satisfies Static<typeof NamedEntity>[];
+export const workGroupsExample = [
+  { id: 1, name: 'Database team' },
+  { id: 2, name: 'Operations' },
+] satisfies Static<typeof NamedEntity>[];

@@ -122,3 +122,112 @@ export type CiCreateBody = Static<typeof CiCreate>;
 export type CiUpdateBody = Static<typeof CiUpdate>;
 export type GrantCreateBody = Static<typeof GrantCreate>;
 export type GrantUpdateBody = Static<typeof GrantUpdate>;
+export type LinkBodyModel = Static<typeof LinkBody>;
+export type ShortCiModel = Static<typeof ShortCi>;
+export type FilteredCiModel = Static<typeof FilteredCi>;
+
+// Examples for the OpenAPI document, as a session answered them (checked against these schemas
+// by openapi-lint.test.ts): billing-db, a child of billing, shared with Operations.
+const entityInfoExample = {
+  createdAt: '2026-03-02T08:31:15.250Z',
+  createdBy: 1,
+  createdByName: 'admin',
+  updatedAt: '2026-03-02T08:33:15.250Z',
+  updatedBy: 1,
+  updatedByName: 'admin',
+};
+const databaseType = { id: 2, name: 'Database', description: 'A database server or cluster' };
+
+export const ciCreateExample = {
+  name: 'billing-db',
+  description: 'Primary database of the billing service',
+  parent: { id: 1 },
+  configItemType: { id: 2 },
+  labels: { env: 'prod', tier: ['db', 'critical'], legacy: null },
+  cmdbSystemId: -1,
+  sharedToWorkGroups: [{ workGroupId: 2, shareType: 'Tree', grants: ['base-system.rsm.read'] }],
+} satisfies CiCreateBody;
+
+/** The answer to ciCreateExample: the owner workgroup comes from the parent. */
+export const ciCreatedExample = {
+  id: 2,
+  name: 'billing-db',
+  description: 'Primary database of the billing service',
+  parent: { id: 1, name: 'billing' },
+  ownerWorkGroup: { id: 1, name: 'Database team' },
+  configItemType: databaseType,
+  labels: { env: 'prod', tier: ['db', 'critical'], legacy: null },
+  entityInfo: { ...entityInfoExample, updatedAt: entityInfoExample.createdAt },
+  incomingEdges: [{ type: 'Hierarchy', configItem: { id: 1, name: 'billing' } }],
+  outgoingEdges: [],
+  cmdbLinks: [],
+  sharedToWorkGroups: [{ id: 1, workGroupId: 2, shareType: 'Tree', grants: ['base-system.rsm.read'] }],
+} satisfies ConfigItemModel;
+
+export const ciUpdateExample = {
+  name: 'billing-db',
+  description: 'Primary PostgreSQL database of the billing service',
+  configItemType: { id: 2 },
+  ownerWorkGroup: { id: 1 },
+  labels: { env: 'prod', tier: ['db', 'critical'] },
+  cmdbSystemId: -1,
+} satisfies CiUpdateBody;
+
+/** billing-db later: updated, with a child, influencing billing, readable by every workgroup. */
+export const configItemExample = {
+  ...ciCreatedExample,
+  description: 'Primary PostgreSQL database of the billing service',
+  labels: { env: 'prod', tier: ['db', 'critical'] },
+  entityInfo: entityInfoExample,
+  outgoingEdges: [
+    { type: 'Hierarchy', configItem: { id: 3, name: 'billing-db-replica' } },
+    { type: 'Influence', configItem: { id: 1, name: 'billing' } },
+  ],
+  sharedToWorkGroups: [
+    { id: 1, workGroupId: 2, shareType: 'Tree', grants: ['base-system.rsm.read'] },
+    { id: 2, workGroupId: 0, shareType: 'ConfigItem', grants: ['base-system.rsm.basic-read'] },
+  ],
+} satisfies ConfigItemModel;
+
+/** configItemExample asked for with includeState and includeHealth. */
+export const configItemWithStateExample = {
+  ...configItemExample,
+  state: { value: 'Unknown', valueUnderMaintenance: 'Unknown', Timestamp: '2026-03-02T08:33:15.250Z' },
+  healthStatus: { value: 100, timestamp: '2026-03-02T08:33:15.250Z', calculation: { resultBy: 'Direct', direct: 100, weight: 100 } },
+  healthInfluence: { value: 100, maxInfluence: true },
+} satisfies ConfigItemModel;
+
+export const grantCreateExample = { workGroupId: 0, shareType: 'ConfigItem', grants: ['base-system.rsm.basic-read'] } satisfies GrantCreateBody;
+export const grantUpdateExample = { id: 2, shareType: 'ConfigItem', grants: ['base-system.rsm.basic-read', 'base-system.rsm.monitoring-read'] } satisfies GrantUpdateBody;
+
+/** billing-db-replica, made a child of billing-db (#13). */
+export const childCiExample = {
+  id: 3,
+  name: 'billing-db-replica',
+  description: '',
+  parent: { id: 2, name: 'billing-db' },
+  ownerWorkGroup: { id: 1, name: 'Database team' },
+  configItemType: databaseType,
+  labels: null,
+  entityInfo: { ...entityInfoExample, createdAt: '2026-03-02T08:32:15.250Z', updatedAt: '2026-03-02T08:32:15.250Z' },
+  incomingEdges: [{ type: 'Hierarchy', configItem: { id: 2, name: 'billing-db' } }],
+  outgoingEdges: [],
+  cmdbLinks: [],
+  sharedToWorkGroups: [],
+} satisfies ConfigItemModel;
+
+export const shortCisExample = [
+  { id: 1, name: 'billing' },
+  { id: 2, name: 'billing-db' },
+  { id: 3, name: 'billing-db-replica' },
+] satisfies ShortCiModel[];
+export const ciFilterExample = { labels: { env: 'prod', tier: ['critical'] } } satisfies CiFilterBody;
+export const filteredCisExample = [{ id: 2, name: 'billing-db', labels: { env: 'prod', tier: ['db', 'critical'] } }] satisfies FilteredCiModel[];
+
+/** #13: billing-db-replica (3) becomes a child of billing-db (2). */
+export const childLinkExample = { id: 3 } satisfies LinkBodyModel;
+/** #15: the former child, a root now. */
+export const formerChildCiExample = { ...childCiExample, parent: null, incomingEdges: [] } satisfies ConfigItemModel;
+/** #14: billing-db (2) influences billing (1). */
+export const influentialLinkExample = { id: 2 } satisfies LinkBodyModel;
+export const influentialsExample = [{ id: 2, name: 'billing-db' }] satisfies ShortCiModel[];

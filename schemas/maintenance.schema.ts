@@ -99,3 +99,43 @@ export type MaintenanceCreateBody = Static<typeof MaintenanceCreate>;
 export type MaintenanceUpdateBody = Static<typeof MaintenanceUpdate>;
 export type MaintenanceFilterBody = Static<typeof MaintenanceFilter>;
 export type DateTimeFilterBody = Static<typeof DateTimeFilter>;
+
+// Examples for the OpenAPI document, as a session answered them (checked against these schemas
+// by openapi-lint.test.ts): a night upgrade of billing (1) and its tree, and of billing-db (2).
+export const maintenanceCreateExample = {
+  title: 'PostgreSQL 17 upgrade',
+  dateStart: '2026-03-07T22:00:00+01:00',
+  dateEnd: '2026-03-08T02:00:00+01:00',
+  configItems: [
+    { id: 1, scope: 'CiAndChildren', depth: -1 },
+    { id: 2, scope: 'Ci' },
+  ],
+  labels: { change: 'CHG-2041' },
+} satisfies MaintenanceCreateBody;
+
+/** The answer to maintenanceCreateExample: dates in UTC, every entry with its own interval. */
+export const maintenanceModeExample = {
+  id: 1,
+  title: 'PostgreSQL 17 upgrade',
+  dateStart: '2026-03-07T21:00:00.000Z',
+  dateEnd: '2026-03-08T01:00:00.000Z',
+  state: 'Scheduled',
+  configItems: [
+    { id: 1, scope: 'CiAndChildren', depth: -1, state: 'Pending', dateStart: '2026-03-07T21:00:00.000Z', dateEnd: '2026-03-08T01:00:00.000Z' },
+    { id: 2, scope: 'Ci', depth: -1, state: 'Pending', dateStart: '2026-03-07T21:00:00.000Z', dateEnd: '2026-03-08T01:00:00.000Z' },
+  ],
+  labels: { change: 'CHG-2041' },
+} satisfies MaintenanceModeModel;
+
+/** PUT sends the whole mode: here, an hour longer. */
+export const maintenanceReplaceExample = { ...maintenanceCreateExample, dateEnd: '2026-03-08T03:00:00+01:00' } satisfies MaintenanceUpdateBody;
+/** PATCH sends only what changes. */
+export const maintenancePatchExample = { dateEnd: '2026-03-08T03:00:00+01:00' } satisfies MaintenanceUpdateBody;
+/** The mode after either: the entries end with it. */
+export const maintenanceEditedExample = {
+  ...maintenanceModeExample,
+  dateEnd: '2026-03-08T02:00:00.000Z',
+  configItems: maintenanceModeExample.configItems.map((entry) => ({ ...entry, dateEnd: '2026-03-08T02:00:00.000Z' })),
+} satisfies MaintenanceModeModel;
+
+export const maintenanceFilterExample = { dateStart: { moreThanOrEqual: '2026-03-01T00:00:00Z' }, configItemIds: [2] } satisfies MaintenanceFilterBody;

@@ -80,6 +80,46 @@ export const SlaTemplateRow = Type.Object({
   maxDownTime: Type.Integer(),
 });
 
+/** The JSON export: rows of one kind, as `exportType` and the template's type choose. */
+export const SlaExportJson = Type.Union([Type.Array(SlaEventRow), Type.Array(SlaCiRow), Type.Array(SlaTemplateRow)], {
+  description: 'Events (spec 2.13, the default), CIs (2.14, exportType=configItems), or the templates of a Multi template (2.16)',
+});
+
+/** The CSV export: the same rows, one line each under a header row (spec 2.15, 2.16). */
+export const SlaExportCsv = Type.String({ description: 'UTF-8, comma-separated, a header row first, lines ending in LF; times in seconds, dates as dd.MM.yyyy HH:mm in the template time zone' });
+
 export type SlaEventRowModel = Static<typeof SlaEventRow>;
 export type SlaCiRowModel = Static<typeof SlaCiRow>;
 export type SlaTemplateRowModel = Static<typeof SlaTemplateRow>;
+
+// Examples for the OpenAPI document, as a session answered them (checked against these schemas
+// by openapi-lint.test.ts): one two-hour outage of billing-db, exported by events.
+export const slaEventRowsExample = [
+  {
+    id: '128ad179-a225-80d1-62ce-beb60ab0c8d9',
+    isIncluded: true,
+    trigger: { id: 1, name: 'Database unreachable' },
+    dateStart: '2026-03-01T01:00:00.000Z',
+    dateEnd: '2026-03-01T03:00:00.000Z',
+    duration: 7200000,
+    priority: 'Problem1',
+    tags: [{ id: 1, name: 'cpu', colorName: 'red' }],
+    configItems: [
+      {
+        id: 2,
+        name: 'billing-db',
+        configItemType: { id: 2, name: 'Database', description: 'A database server or cluster', icon: null, userspaceId: 1 },
+        withMaintenance: false,
+        influence: { value: 30, maxInfluence: false },
+        isIncluded: true,
+      },
+    ],
+    influence: { value: 30, maxInfluence: false },
+    incidents: [{ connector: { id: 7, name: 'tracker' }, incidents: [{ id: 'INC-1042', type: 'Incident' }] }],
+  },
+] satisfies SlaEventRowModel[];
+
+/** slaEventRowsExample as CSV (spec 2.15): seconds, dates in the template's time zone. */
+export const slaEventsCsvExample =
+  'Id,Problem,Priority,Start,End,Duration,InfluencedCI,Tags,Incidents\n' +
+  '128ad179-a225-80d1-62ce-beb60ab0c8d9,Database unreachable,Problem1,01.03.2026 01:00,01.03.2026 03:00,7200,"billing-db","cpu","INC-1042"\n';

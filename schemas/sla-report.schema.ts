@@ -56,3 +56,24 @@ export const SlaExportQuery = Type.Object({
 export type SlaOrderBodyModel = Static<typeof SlaOrderBody>;
 export type SlaCustomReportModel = Static<typeof SlaCustomReport>;
 export type SlaReportStatusName = Static<typeof SlaReportStatus>;
+
+// Examples for the OpenAPI document, as a session answered them (checked against these schemas
+// by openapi-lint.test.ts): template 1 over the first of March.
+export const slaOrderExample = { template: { id: 1 }, range: { start: '2026-03-01T00:00:00Z', end: '2026-03-02T00:00:00Z' } } satisfies SlaOrderBodyModel;
+
+/** The answer to slaOrderExample. */
+export const slaPendingReportExample = {
+  id: '2a0597b3-2619-44fd-bea9-10427c2dda44',
+  reportId: null,
+  start: '2026-03-01T00:00:00.000Z',
+  end: '2026-03-02T00:00:00.000Z',
+  template: { id: 1, name: 'Billing availability', type: 'Single', period: 'ThisMonth', ownerType: 'User', userId: 1, workGroup: null },
+  status: 'Pending',
+  error: null,
+  ownerType: 'User',
+  userId: 1,
+  workGroup: null,
+} satisfies SlaCustomReportModel;
+
+/** The same report once calculated: it can be exported for a day. */
+export const slaFinishedReportExample = { ...slaPendingReportExample, reportId: 'ac00f2f7-b746-486b-8bb9-45eda0e1c60a', status: 'Ok' } satisfies SlaCustomReportModel;

@@ -193,3 +193,18 @@ export function publicTemplate(model: WorkGroupDirectory, template: SlaTemplateA
     workGroup,
   };
 }
+
+// Example for the OpenAPI document (checked against the schema by openapi-lint.test.ts).
+export const slaTemplatesExample = [
+  { id: 1, type: 'Single', name: 'Billing availability', description: '', period: 'ThisMonth', ownerType: 'User', userId: 1, workGroup: null },
+  {
+    id: 2,
+    type: 'Multi',
+    name: 'Customer-facing services',
+    description: 'Billing and payments, weighted by revenue',
+    period: 'PreviousQuarter',
+    ownerType: 'WorkGroup',
+    userId: null,
+    workGroup: { id: 2, userspaceId: USERSPACE_ID, name: 'Operations', managerId: null },
+  },
+] satisfies SlaTemplateModel[];

@@ -49,6 +49,38 @@ export const AlertmanagerWebhook = Type.Object({
 type Webhook = Static<typeof AlertmanagerWebhook>;
 type Alert = Webhook['alerts'][number];
 
+/** A notification of one firing and one resolved alert (payload version 4), for the OpenAPI document. */
+const WEBHOOK_EXAMPLE = {
+  version: '4',
+  groupKey: '{}:{alertname="PostgresDown"}',
+  truncatedAlerts: 0,
+  status: 'firing',
+  receiver: 'ops-platform',
+  groupLabels: { alertname: 'PostgresDown' },
+  commonLabels: { alertname: 'PostgresDown', severity: 'critical' },
+  commonAnnotations: {},
+  externalURL: 'http://alertmanager:9093',
+  alerts: [
+    {
+      status: 'firing',
+      labels: { alertname: 'PostgresDown', instance: 'billing-db:9187', severity: 'critical' },
+      annotations: { summary: 'PostgreSQL on billing-db is down' },
+      startsAt: '2026-03-01T01:00:00.000Z',
+      endsAt: '0001-01-01T00:00:00Z',
+      generatorURL: 'http://prometheus:9090/graph?g0.expr=pg_up+%3D%3D+0',
+      fingerprint: 'a3f1c9e2b4d56780',
+    },
+    {
+      status: 'resolved',
+      labels: { alertname: 'PostgresDown', instance: 'billing-db-replica:9187', severity: 'critical' },
+      annotations: { summary: 'PostgreSQL on billing-db-replica is down' },
+      startsAt: '2026-03-01T00:40:00.000Z',
+      endsAt: '2026-03-01T00:55:00.000Z',
+      generatorURL: 'http://prometheus:9090/graph?g0.expr=pg_up+%3D%3D+0',
+      fingerprint: '5b7e0d4c2a918f36',
+    },
+  ],
+} satisfies Webhook;
 
 /** The record of one alert, as one JSON line. */
 export function alertRecord(alert: Alert, notification: Pick<Webhook, 'receiver' | 'groupKey'>): string {
@@ -73,8 +105,9 @@ export function alertmanagerRoute(deps: ReceiverDeps): Route {
     schema: {
       query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key or as the Basic password' })) }),
       body: AlertmanagerWebhook,
+      bodyExample: WEBHOOK_EXAMPLE,
       responses: {
-        200: { description: 'Every alert is accepted and will be stored', schema: Type.Object({ accepted: Type.Integer() }) },
+        200: { description: 'Every alert is accepted and will be stored', schema: Type.Object({ accepted: Type.Integer({ description: 'Alerts stored, one record each' }) }), example: { accepted: 2 } },
         ...problems(400, 413, 415, 422, 503),
       },
     },

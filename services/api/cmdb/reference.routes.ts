@@ -1,6 +1,6 @@
 /** Spec 4.1 #1–#3: CI types, CMDB systems and workgroups, for any authenticated user. */
 import Type from 'typebox';
-import { CiType, NamedEntity } from '../../../schemas/cmdb-reference.schema.js';
+import { CiType, ciTypesExample, cmdbSystemsExample, NamedEntity, workGroupsExample } from '../../../schemas/cmdb-reference.schema.js';
 import { json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { problems } from '../route-kit.js';
@@ -18,7 +18,7 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
       path: `${CMDB_PREFIX}/config-item-types`,
       name: 'cmdb.listConfigItemTypes',
       summary: '#1 CI types',
-      schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiType) }, ...problems(401) } },
+      schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiType), example: ciTypesExample }, ...problems(401) } },
       handler: () => json(200, byId(model.slices.cmdb.types.values()).map(({ id, name, description }) => ({ id, name, description }))),
     },
     {
@@ -27,7 +27,7 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
       path: `${CMDB_PREFIX}/cmdb-systems`,
       name: 'cmdb.listCmdbSystems',
       summary: '#2 CMDB systems',
-      schema: { responses: { 200: { description: 'CMDB systems', schema: Type.Array(NamedEntity) }, ...problems(401) } },
+      schema: { responses: { 200: { description: 'CMDB systems', schema: Type.Array(NamedEntity), example: cmdbSystemsExample }, ...problems(401) } },
       handler: () => json(200, byId(model.slices.cmdb.systems.values()).map(({ id, name }) => ({ id, name }))),
     },
     {
@@ -36,7 +36,7 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
       path: `${CMDB_PREFIX}/work-groups`,
       name: 'cmdb.listWorkGroups',
       summary: '#3 Workgroups',
-      schema: { responses: { 200: { description: 'Workgroups', schema: Type.Array(NamedEntity) }, ...problems(401) } },
+      schema: { responses: { 200: { description: 'Workgroups', schema: Type.Array(NamedEntity), example: workGroupsExample }, ...problems(401) } },
       handler: () => json(200, byId(model.slices.identity.workGroups.values()).map(({ id, name }) => ({ id, name }))),
     },
   ];

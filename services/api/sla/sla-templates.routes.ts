@@ -4,7 +4,7 @@
  * them or by one of their workgroups (sla-access.ts).
  */
 import Type from 'typebox';
-import { publicTemplate, SlaTemplate } from '../../../schemas/sla-template.schema.js';
+import { publicTemplate, SlaTemplate, slaTemplatesExample } from '../../../schemas/sla-template.schema.js';
 import { templatesReadableBy, type SlaReader } from '../../control-plane/sla/sla-access.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
@@ -31,7 +31,7 @@ export function slaTemplateRoutes(deps: ApiDeps): Route[] {
       path: `${SLA_PREFIX}/templates`,
       name: 'sla.listTemplates',
       summary: '#1 SLA templates the caller may read (owned by them or their workgroups; all for admins), by id',
-      schema: { responses: { 200: { description: 'SLA templates (spec 2.11)', schema: Type.Array(SlaTemplate) }, ...problems(401, 403) } },
+      schema: { responses: { 200: { description: 'SLA templates (spec 2.11)', schema: Type.Array(SlaTemplate), example: slaTemplatesExample }, ...problems(401, 403) } },
       handler: (req) => json(200, templatesReadableBy(model, slaReaderOf(req)).map((template) => publicTemplate(model, template))),
     },
   ];

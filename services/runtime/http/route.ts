@@ -8,11 +8,27 @@ import type { Logger } from '../logger.js';
 /** HEAD is never declared: every GET route answers it too, without the body (RFC 9110 §9.3.2). */
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** One media type of a response. Without a schema the body is opaque bytes (a workbook). */
+export interface MediaSpec {
+  schema?: TSchema;
+  /** Shown in the OpenAPI document; a test checks it against `schema`, so it cannot drift. */
+  example?: unknown;
+}
+
 export interface ResponseSpec {
   description: string;
   schema?: TSchema;
   /** Defaults to application/json. */
   contentType?: string;
+  /** An example body of `schema`, for the OpenAPI document. */
+  example?: unknown;
+  /**
+   * One entry per media type the route may answer with, when the request picks among several
+   * (an export's `format`); replaces `schema`, `contentType` and `example`.
+   */
+  content?: Readonly<Record<string, MediaSpec>>;
+  /** Response headers a client relies on (the file name of an export). */
+  headers?: Readonly<Record<string, { description: string; schema: TSchema }>>;
 }
 
 export interface RouteSchema {
@@ -20,6 +36,10 @@ export interface RouteSchema {
   query?: TSchema;
   /** A JSON body, validated before the handler runs. */
   body?: TSchema;
+  /** An example of `body`, for the OpenAPI document. */
+  bodyExample?: unknown;
+  /** Examples of a raw body (`Route.rawBody`) by media type, for the OpenAPI document. */
+  rawBodyExamples?: Readonly<Record<string, string>>;
   responses: Record<number, ResponseSpec>;
 }
 
