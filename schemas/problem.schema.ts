@@ -7,6 +7,7 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
+    code: Type.String({ description: 'The stable machine code of the error, e.g. ci.not_found (docs/errors.md lists them all)' }),
     errors: Type.Optional(
       Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
         description: 'Validation failures, one per offending field',

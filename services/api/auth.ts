@@ -4,7 +4,7 @@
  * so no comparison ever runs over the secret itself; the digest match is confirmed in constant
  * time.
  */
-import { errors } from '../runtime/errors.js';
+import { fail } from '../runtime/errors.js';
 import type { Request } from '../runtime/http/route.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { TokenRecord, UserRecord } from '../control-plane/identity/identity.types.js';
@@ -31,17 +31,17 @@ export interface Authenticator {
 export function createAuthenticator(deps: { model: PlatformModel; now: () => number; noteUse: (tokenId: number) => void }): Authenticator {
   const authenticate = (request: Request): void => {
     const header = request.headers['authorization'];
-    if (!header) throw errors.unauthorized('The Authorization header is missing; send "Authorization: Bearer <token>"');
+    if (!header) throw fail('auth.header_missing');
     const match = BEARER.exec(header);
-    if (!match) throw errors.unauthorized('The Authorization header must be "Bearer <token>"');
+    if (!match) throw fail('auth.header_malformed');
     const digest = sha256Hex(match[1]!);
     const identity = deps.model.slices.identity;
     const token = identity.tokenByHash(digest);
-    if (!token || !sameDigest(token.sha256, digest)) throw errors.unauthorized('The token is not known');
-    if (token.revokedAt !== null) throw errors.unauthorized('The token has been revoked');
-    if (token.expiresAt !== null && Date.parse(token.expiresAt) <= deps.now()) throw errors.unauthorized('The token has expired');
+    if (!token || !sameDigest(token.sha256, digest)) throw fail('auth.token_unknown');
+    if (token.revokedAt !== null) throw fail('auth.token_revoked');
+    if (token.expiresAt !== null && Date.parse(token.expiresAt) <= deps.now()) throw fail('auth.token_expired');
     const user = identity.users.get(token.userId);
-    if (!user || user.disabled) throw errors.unauthorized('The token belongs to a disabled or deleted user');
+    if (!user || user.disabled) throw fail('auth.user_disabled');
     const rights = identity.rightsOf(user);
     deps.noteUse(token.id);
     request.auth = { user, token, rights, subject: { workGroupIds: identity.workGroupsOf(user.id), admin: rights.has('base-system.admin') } } satisfies Principal;
@@ -50,7 +50,7 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
     authenticate,
     requireRight: (right) => (request) => {
       authenticate(request);
-      if (!principal(request).rights.has(right)) throw errors.forbidden(`This needs the platform right ${right}`);
+      if (!principal(request).rights.has(right)) throw fail('auth.right_missing', { right });
     },
   };
 }

@@ -6,10 +6,10 @@
  * after this process has caught up with the journal and checked again. The happy path costs
  * nothing; only those refusals pay one journal read.
  */
-import { isAppError } from '../runtime/errors.js';
+import { isAppError, type ErrorKind } from '../runtime/errors.js';
 import type { Request, Route } from '../runtime/http/route.js';
 
-const mayBeStale = (error: unknown, statuses: readonly number[]): boolean => isAppError(error) && statuses.includes(error.status);
+const mayBeStale = (error: unknown, kinds: readonly ErrorKind[]): boolean => isAppError(error) && kinds.includes(error.kind);
 
 export function withCatchUp(route: Route, catchUp: () => Promise<void>): Route {
   const { authenticate, handler } = route;
@@ -22,14 +22,14 @@ export function withCatchUp(route: Route, catchUp: () => Promise<void>): Route {
           const result = authenticate(request);
           if (result instanceof Promise) throw new Error('withCatchUp expects a synchronous authenticate');
         } catch (error) {
-          if (!mayBeStale(error, [401, 403])) throw error;
+          if (!mayBeStale(error, ['unauthorized', 'forbidden'])) throw error;
           return catchUp().then(() => authenticate(request));
         }
         return undefined;
       }),
     handler: (request) => {
       const retry = async (error: unknown) => {
-        if (!mayBeStale(error, [403, 404])) throw error;
+        if (!mayBeStale(error, ['forbidden', 'not-found'])) throw error;
         await catchUp();
         return handler(request);
       };

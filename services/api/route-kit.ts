@@ -1,6 +1,6 @@
 /** Shared pieces of route definitions: the standard error responses and id parsing. */
 import type { ResponseSpec } from '../runtime/http/route.js';
-import { errors } from '../runtime/errors.js';
+import { failFields } from '../runtime/errors.js';
 
 const descriptions: Record<number, string> = {
   400: 'Invalid request (problem+json, with the offending fields)',
@@ -24,7 +24,7 @@ export function problems(...codes: number[]): Record<number, ResponseSpec> {
 export function parseId(value: string | undefined, name = 'id', what = 'id'): number {
   const id = Number(value);
   if (!value || !/^-?\d+$/.test(value) || !Number.isSafeInteger(id) || id <= 0) {
-    throw errors.badRequest(`Invalid ${what}: ${JSON.stringify(value ?? '')}`, [{ path: `/${name}`, message: 'must be a positive integer' }]);
+    throw failFields('http.parameter_invalid', [{ path: `/${name}`, message: 'must be a positive integer' }], { name: what, value: JSON.stringify(value ?? '') });
   }
   return id;
 }

@@ -11,7 +11,10 @@ import { printable } from './table.js';
 export const ADMIN_PREFIX = '/api/admin/v1';
 const TIMEOUT_MS = 30_000;
 
-export type Failure = { kind: 'problem'; problem: Problem } | { kind: 'network'; message: string };
+/** A problem as any server may send it: the platform's carry a `code`, a proxy's may not. */
+export type ReceivedProblem = Omit<Problem, 'code'> & { code?: string };
+
+export type Failure = { kind: 'problem'; problem: ReceivedProblem } | { kind: 'network'; message: string };
 export type ApiResult = { ok: true; status: number; data: unknown } | { ok: false; failure: Failure };
 
 export interface ClientConfig {
@@ -100,7 +103,7 @@ export async function readResponse(response: Response): Promise<ApiResult> {
   return { ok: false, failure: { kind: 'problem', problem: { type: 'about:blank', title: response.statusText || 'Error', status: response.status, detail } } };
 }
 
-function isProblem(body: unknown): body is Problem {
+function isProblem(body: unknown): body is ReceivedProblem {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   return typeof b['status'] === 'number' && typeof b['title'] === 'string';
@@ -111,7 +114,8 @@ export function formatFailure(failure: Failure): string {
   if (failure.kind === 'network') return `error: ${printable(failure.message)}\n`;
   const p = failure.problem;
   const detail = typeof p.detail === 'string' && p.detail.length > 0 ? `: ${printable(p.detail)}` : '';
-  const lines = [`error: ${p.status} ${printable(p.title)}${detail}`];
+  const code = typeof p.code === 'string' && p.code.length > 0 ? ` [${printable(p.code)}]` : '';
+  const lines = [`error: ${p.status} ${printable(p.title)}${detail}${code}`];
   for (const e of Array.isArray(p.errors) ? p.errors : []) lines.push(`  ${printable(String(e?.path ?? ''))}: ${printable(String(e?.message ?? ''))}`);
   return lines.join('\n') + '\n';
 }

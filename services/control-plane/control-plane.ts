@@ -3,7 +3,7 @@
  * journal so changes from other processes arrive, and runs commands with optimistic
  * concurrency: a command computed on a stale model is re-run on the caught-up model.
  */
-import { errors } from '../runtime/errors.js';
+import { failLater } from '../runtime/errors.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Journal, JournalChange, JournalEntry } from '../runtime/adapters/journal/journal.port.js';
 import type { Command, ControlModel } from './model.js';
@@ -62,7 +62,7 @@ export async function startControlPlane<M extends ControlModel>(model: M, deps: 
         }
         await catchUp();
       }
-      throw errors.unavailable('The control plane is too busy to take this change now; retry', 1);
+      throw failLater('control_plane.busy', 1);
     },
     async record(changes: JournalChange[]): Promise<void> {
       if (changes.length === 0) return;

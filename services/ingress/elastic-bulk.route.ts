@@ -18,9 +18,9 @@
  * default, is decoded by the HTTP layer before the route sees it.)
  */
 import { randomBytes } from 'node:crypto';
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
-import { AppError, errors } from '../runtime/errors.js';
+import { AppError, fail } from '../runtime/errors.js';
 import { json, type Reply, type Request, type Route } from '../runtime/http/route.js';
 import { problems } from '../api/route-kit.js';
 import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
@@ -130,7 +130,7 @@ export function parseBulk(body: string, defaultIndex: string, newId: () => strin
 
 /** The same error, with the product header the shippers look for. */
 function withProductHeader(error: unknown): unknown {
-  return error instanceof AppError ? new AppError(error.code, error.detail, error.errors, { ...error.headers, ...PRODUCT_HEADER }) : error;
+  return error instanceof AppError ? error.withHeaders(PRODUCT_HEADER) : error;
 }
 
 const ItemSchema = Type.Object({
@@ -148,6 +148,23 @@ const BulkAnswer = Type.Object({
     { description: 'One per action, in order, under the action name' },
   ),
 });
+/** A Filebeat-style body: two documents for the `logs-billing` index, one with its own _id. */
+const BULK_BODY_EXAMPLE =
+  '{"index":{"_index":"logs-billing"}}\n' +
+  '{"@timestamp":"2026-03-01T01:00:00.000Z","host":{"name":"billing-db"},"message":"connection refused"}\n' +
+  '{"create":{"_index":"logs-billing","_id":"evt-17"}}\n' +
+  '{"@timestamp":"2026-03-01T01:00:05.000Z","host":{"name":"billing-db"},"message":"retrying in 5 s"}\n';
+
+/** The answer to BULK_BODY_EXAMPLE. */
+const BULK_ANSWER_EXAMPLE = {
+  took: 3,
+  errors: false,
+  items: [
+    { index: { _index: 'logs-billing', _id: '5f0c2a9d81e4b7360a1c', status: 201, result: 'created' } },
+    { create: { _index: 'logs-billing', _id: 'evt-17', status: 201, result: 'created' } },
+  ],
+} satisfies Static<typeof BulkAnswer>;
+
 const RootAnswer = Type.Object({
   name: Type.String(),
   cluster_name: Type.String(),
@@ -163,7 +180,7 @@ export function elasticRoutes(deps: ReceiverDeps): Route[] {
     const started = performance.now();
     const receivedAt = deps.now();
     const parsed = parseBulk(request.rawBody.toString('utf8'), request.params['index'] ?? DEFAULT_INDEX, newId);
-    if (!parsed.ok) throw errors.badRequest(parsed.reason);
+    if (!parsed.ok) throw fail('ingest.body_unreadable', { reason: parsed.reason });
     if (parsed.records.length > 0) await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', parsed.records, 'document');
     return json(200, { took: Math.round(performance.now() - started), errors: parsed.errors, items: parsed.items }, PRODUCT_HEADER);
   }
@@ -180,8 +197,9 @@ export function elasticRoutes(deps: ReceiverDeps): Route[] {
     maxBodyBytes: deps.maxBodyBytes,
     schema: {
       query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key or as the Basic password' })) }),
+      rawBodyExamples: Object.fromEntries(BULK_TYPES.map((type) => [type, BULK_BODY_EXAMPLE])),
       responses: {
-        200: { description: 'Every action answered; the documents of items without an error are stored', schema: BulkAnswer },
+        200: { description: 'Every action answered; the documents of items without an error are stored', schema: BulkAnswer, example: BULK_ANSWER_EXAMPLE },
         ...problems(400, 413, 415, 422, 503),
       },
     },
@@ -201,7 +219,7 @@ export function elasticRoutes(deps: ReceiverDeps): Route[] {
     name,
     summary: 'Elasticsearch root document, for the version probes of Elasticsearch shippers',
     tags: ['stream-data'],
-    schema: { responses: { 200: { description: 'A minimal Elasticsearch 8 root document', schema: RootAnswer } } },
+    schema: { responses: { 200: { description: 'A minimal Elasticsearch 8 root document', schema: RootAnswer, example: ROOT_DOCUMENT } } },
     handler: () => json(200, ROOT_DOCUMENT, PRODUCT_HEADER),
   });
 

@@ -7,7 +7,7 @@
  */
 import type { StreamsSlice } from '../control-plane/streams/streams.slice.js';
 import { BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
-import { AppError, errors } from '../runtime/errors.js';
+import { AppError, fail, failLater } from '../runtime/errors.js';
 import { batchParts, type RecordKind } from '../../pipelines/records/envelope.js';
 import type { MicroBatcher } from './micro-batcher.js';
 
@@ -38,13 +38,13 @@ export async function handOver(
   const sizes = parts.map((p) => Buffer.byteLength(p.text) + PART_HEADER_BYTES);
   const tooLarge = sizes.find((size) => size > deps.maxMessageBytes);
   if (tooLarge !== undefined) {
-    throw errors.payloadTooLarge(`A ${what} of ${tooLarge - PART_HEADER_BYTES} bytes is larger than the largest message the bus takes (${deps.maxMessageBytes} bytes of records)`);
+    throw fail('ingest.larger_than_bus_message', { what, bytes: tooLarge - PART_HEADER_BYTES, limit: deps.maxMessageBytes });
   }
   const added = await Promise.allSettled(parts.map((part, i) => deps.batcher.add(streamId, part, sizes[i]!)));
   const failed = added.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (!failed) return;
   const partly = added.some((r) => r.status === 'fulfilled') ? ` (some ${what}s of this request were stored: it went in several messages)` : '';
   const error: unknown = failed.reason;
-  if (error instanceof BusUnavailableError) throw errors.unavailable(`The ${what}s were not accepted: ${error.message}${partly}`, error.retryAfterSeconds);
-  throw error instanceof AppError ? error : errors.unavailable(`The ${what}s were not accepted; retry${partly}`, 1);
+  if (error instanceof BusUnavailableError) throw failLater('ingest.bus_unavailable', error.retryAfterSeconds, { what, reason: error.message, partly });
+  throw error instanceof AppError ? error : failLater('ingest.not_accepted', 1, { what, partly });
 }

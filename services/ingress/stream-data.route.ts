@@ -11,7 +11,7 @@
  */
 import Type from 'typebox';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
-import { errors } from '../runtime/errors.js';
+import { fail } from '../runtime/errors.js';
 import { json, type Route } from '../runtime/http/route.js';
 import { lineSlices, MEDIA_TYPES, readsLines, validateBody, type BodyCheck, type Framing, type MediaType } from '../../pipelines/records/validate-body.step.js';
 import { problems } from '../api/route-kit.js';
@@ -25,6 +25,20 @@ export const STREAM_DATA_PATH = '/api/public/cl/v1/stream-data';
 const SLICE_CHARS = 1024 * 1024;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+const NDJSON_EXAMPLE =
+  '{"@timestamp":"2026-03-01T01:00:00.000Z","check":"db","host":"billing-db","severity":"critical","ticket":"INC-1042"}\n' +
+  '{"@timestamp":"2026-03-01T03:00:00.000Z","check":"db","host":"billing-db","status":"ok"}\n';
+
+/** One body per media type, for the OpenAPI document (checked as strings by openapi-lint.test.ts). */
+const BODY_EXAMPLES: Record<MediaType, string> = {
+  'application/json': '{"@timestamp":"2026-03-01T01:00:00.000Z","check":"db","host":"billing-db","severity":"critical","ticket":"INC-1042"}',
+  'application/x-ndjson': NDJSON_EXAMPLE,
+  'application/ndjson': NDJSON_EXAMPLE,
+  'application/jsonlines': NDJSON_EXAMPLE,
+  'text/xml': '<event><host>billing-db</host><check>db</check><severity>critical</severity></event>',
+  'text/plain': 'Mar  1 01:00:00 billing-db postgres[812]: FATAL: the database system is shutting down',
+};
 
 async function checkBody(mediaType: MediaType, text: string, framing: Framing): Promise<BodyCheck> {
   if (!readsLines(mediaType, framing) || text.length <= SLICE_CHARS || text.trim() === '') return validateBody(mediaType, text, framing);
@@ -54,8 +68,9 @@ export function streamDataRoute(deps: ReceiverDeps): Route {
     maxBodyBytes: deps.maxBodyBytes,
     schema: {
       query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key' })) }),
+      rawBodyExamples: BODY_EXAMPLES,
       responses: {
-        200: { description: 'Every record is stored', schema: Type.Object({ accepted: Type.Integer() }) },
+        200: { description: 'Every record is stored', schema: Type.Object({ accepted: Type.Integer({ description: 'Records stored' }) }), example: { accepted: 2 } },
         ...problems(400, 413, 415, 422, 503),
       },
     },
@@ -65,8 +80,8 @@ export function streamDataRoute(deps: ReceiverDeps): Route {
       const stream = request.auth as StreamRecord;
       const receivedAt = deps.now();
       const checked = await checkBody(request.contentType as MediaType, request.rawBody.toString('utf8'), stream.config.framing ?? 'body');
-      if (!checked.ok) throw errors.badRequest(checked.reason);
-      if (checked.lines.length === 0) throw errors.badRequest('The body holds no record');
+      if (!checked.ok) throw fail('ingest.body_unreadable', { reason: checked.reason });
+      if (checked.lines.length === 0) throw fail('ingest.no_record');
       await handOver(deps, stream.id, receivedAt, checked.kind, checked.lines);
       return json(200, { accepted: checked.lines.length });
     },

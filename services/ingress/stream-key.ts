@@ -9,7 +9,7 @@
  * listener names the sources it takes; the first non-empty one, in that order, wins.
  */
 import type { StreamRecord, StreamsSlice } from '../control-plane/streams/streams.slice.js';
-import { errors } from '../runtime/errors.js';
+import { fail } from '../runtime/errors.js';
 import type { Request } from '../runtime/http/route.js';
 
 export type StreamKeySource = 'query' | 'header' | 'basic';
@@ -45,11 +45,11 @@ export function streamKeyOf(request: Request, sources: readonly StreamKeySource[
 
 /** The stream `key` opens; 422 when the key is missing or the stream cannot take data. */
 export function openStream(streams: StreamsSlice, key: string | undefined, sources: readonly StreamKeySource[] = ALL_KEY_SOURCES): StreamRecord {
-  if (!key) throw errors.unprocessable(`The stream key is missing: send ${listed(sources.map((s) => HOW_TO_SEND[s]))}`);
+  if (!key) throw fail('ingest.key_missing', { how: listed(sources.map((s) => HOW_TO_SEND[s])) });
   const stream = streams.byStreamKey(key);
-  if (!stream) throw errors.unprocessable('The stream key is not declared');
-  if (stream.status === 'inactive') throw errors.unprocessable(`Stream ${stream.id} is not active`);
-  if (stream.status === 'pendingDeletion') throw errors.unprocessable(`Stream ${stream.id} is pending deletion`);
+  if (!stream) throw fail('ingest.key_unknown');
+  if (stream.status === 'inactive') throw fail('ingest.stream_inactive', { id: stream.id });
+  if (stream.status === 'pendingDeletion') throw fail('ingest.stream_pending_deletion', { id: stream.id });
   return stream;
 }
 

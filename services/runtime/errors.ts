@@ -1,40 +1,32 @@
 /**
- * The one error catalogue (STYLE habit 8): every error answer of the platform is an AppError
- * with a stable code, turned into problem+json in one place (http/problem.ts).
+ * Domain errors (STYLE habit 8): raised anywhere with a code of the catalogue
+ * (error-catalogue.ts) and the values its message names; the HTTP edge (http/problem.ts) alone
+ * turns them into statuses and problem+json. A code outside the catalogue does not type-check.
  */
 import type { Problem } from '../../schemas/problem.schema.js';
+import { ERROR_CATALOGUE, type ErrorCode, type ErrorKind } from './error-catalogue.js';
+
+export type { ErrorCode, ErrorKind } from './error-catalogue.js';
 
 export interface FieldError {
   path: string;
   message: string;
 }
 
-const catalogue = {
-  'bad-request': { status: 400, title: 'Bad request' },
-  validation: { status: 400, title: 'Invalid data model' },
-  'invalid-json': { status: 400, title: 'Malformed JSON body' },
-  'empty-body': { status: 400, title: 'Empty body' },
-  unauthorized: { status: 401, title: 'Not authorised' },
-  forbidden: { status: 403, title: 'Insufficient rights' },
-  'not-found': { status: 404, title: 'Not found' },
-  'route-not-found': { status: 404, title: 'No such route' },
-  'method-not-allowed': { status: 405, title: 'Method not allowed' },
-  conflict: { status: 409, title: 'Conflict' },
-  gone: { status: 410, title: 'Gone' },
-  'payload-too-large': { status: 413, title: 'Payload too large' },
-  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
-  'header-fields-too-large': { status: 431, title: 'Request header fields too large' },
-  unprocessable: { status: 422, title: 'Unprocessable request' },
-  internal: { status: 500, title: 'Internal server error' },
-  unavailable: { status: 503, title: 'Service unavailable' },
-} as const satisfies Record<string, { status: number; title: string }>;
+/** The `{name}`s of a message template. */
+type Placeholders<S extends string> = S extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+type MessageOf<C extends ErrorCode> = (typeof ERROR_CATALOGUE)[C]['message'];
+export type ErrorParams<C extends ErrorCode> = { readonly [K in Placeholders<MessageOf<C>>]: string | number };
 
-export type ErrorCode = keyof typeof catalogue;
+/** Codes whose message names only `{id}`, e.g. the CI rights refusals. */
+export type IdErrorCode = { [C in ErrorCode]: [Placeholders<MessageOf<C>>] extends ['id'] ? C : never }[ErrorCode];
+
+/** The parameters argument: required when the message names values, absent otherwise. */
+type ParamsArg<C extends ErrorCode> = [Placeholders<MessageOf<C>>] extends [never] ? [params?: Record<string, never>] : [params: ErrorParams<C>];
 
 export class AppError extends Error {
   override readonly name = 'AppError';
-  readonly status: number;
-  readonly title: string;
+  readonly kind: ErrorKind;
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
@@ -43,12 +35,22 @@ export class AppError extends Error {
     readonly headers?: Record<string, string>,
   ) {
     super(detail);
-    this.status = catalogue[code].status;
-    this.title = catalogue[code].title;
+    this.kind = ERROR_CATALOGUE[code].kind;
   }
 
-  toProblem(): Problem {
-    const problem: Problem = { type: `urn:ops:problem:${this.code}`, title: this.title, status: this.status, detail: this.detail };
+  /** The same error, with field errors (one per offending field). */
+  withFields(errors: FieldError[]): AppError {
+    return new AppError(this.code, this.detail, errors, this.headers);
+  }
+
+  /** The same error, with more response headers. */
+  withHeaders(headers: Record<string, string>): AppError {
+    return new AppError(this.code, this.detail, this.errors, { ...this.headers, ...headers });
+  }
+
+  /** The problem body without its status and title, which the HTTP edge adds. */
+  toProblem(status: number, title: string): Problem {
+    const problem: Problem = { type: `urn:ops:problem:${this.kind}`, title, status, detail: this.detail, code: this.code };
     if (this.errors && this.errors.length > 0) problem.errors = this.errors;
     return problem;
   }
@@ -56,21 +58,22 @@ export class AppError extends Error {
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
-/** Builders for the common cases, so call sites read as the spec's conditions. */
-export const errors = {
-  badRequest: (detail: string, fieldErrors?: FieldError[]) => new AppError('bad-request', detail, fieldErrors),
-  validation: (fieldErrors: FieldError[], detail = 'The request does not match the data model') =>
-    new AppError('validation', detail, fieldErrors),
-  unauthorized: (detail = 'A valid bearer token is required') => new AppError('unauthorized', detail),
-  forbidden: (detail: string) => new AppError('forbidden', detail),
-  notFound: (detail: string) => new AppError('not-found', detail),
-  unprocessable: (detail: string) => new AppError('unprocessable', detail),
-  conflict: (detail: string) => new AppError('conflict', detail),
-  gone: (detail: string) => new AppError('gone', detail),
-  payloadTooLarge: (detail: string) => new AppError('payload-too-large', detail),
-  unsupportedMediaType: (detail: string) => new AppError('unsupported-media-type', detail),
-  headerFieldsTooLarge: (detail: string) => new AppError('header-fields-too-large', detail),
-  unavailable: (detail: string, retryAfterSeconds = 1) =>
-    new AppError('unavailable', detail, undefined, { 'Retry-After': String(retryAfterSeconds) }),
-  internal: () => new AppError('internal', 'An unexpected error occurred; it has been logged'),
-};
+/** The message of `code` with its `{name}`s filled. */
+export function messageOf(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}): string {
+  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+}
+
+/** The error of `code` (throw it): `fail('ci.not_found', { what: 'CI', id })`. */
+export function fail<C extends ErrorCode>(code: C, ...[params]: ParamsArg<C>): AppError {
+  return new AppError(code, messageOf(code, params as Readonly<Record<string, string | number>> | undefined));
+}
+
+/** As fail, with the offending fields listed. */
+export function failFields<C extends ErrorCode>(code: C, fields: FieldError[], ...[params]: ParamsArg<C>): AppError {
+  return new AppError(code, messageOf(code, params as Readonly<Record<string, string | number>> | undefined), fields);
+}
+
+/** The store or bus cannot take it now: `unavailable` kinds carry when to retry. */
+export function failLater<C extends ErrorCode>(code: C, retryAfterSeconds: number, ...[params]: ParamsArg<C>): AppError {
+  return new AppError(code, messageOf(code, params as Readonly<Record<string, string | number>> | undefined), undefined, { 'Retry-After': String(retryAfterSeconds) });
+}

@@ -1,4 +1,12 @@
-/** Small HTTP helpers for tests: a request returning status, headers and the parsed body. */
+/**
+ * Small HTTP helpers for tests: a request returning status, headers and the parsed body. Every
+ * problem+json answer met through them is checked against the error catalogue (issue #15), so
+ * an error raised without a catalogue entry, or with a status its kind does not map to, fails
+ * whichever test meets it.
+ */
+import { ERROR_CATALOGUE, type ErrorCode } from '../../services/runtime/error-catalogue.js';
+import { STATUS_OF_KIND } from '../../services/runtime/http/problem.js';
+
 export interface Answer {
   status: number;
   headers: Headers;
@@ -21,5 +29,16 @@ export async function call(base: string, method: string, path: string, options: 
   } catch {
     parsed = undefined;
   }
+  if (response.headers.get('content-type') === 'application/problem+json') checkProblem(response.status, parsed, `${method} ${path}`);
   return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** A problem body names a catalogued code whose kind is its `type` and maps to its status. */
+export function checkProblem(status: number, body: unknown, what: string): void {
+  const problem = body as { code?: unknown; type?: unknown; status?: unknown } | undefined;
+  const code = problem?.code;
+  if (typeof code !== 'string' || !Object.hasOwn(ERROR_CATALOGUE, code)) throw new Error(`${what}: the problem's code ${JSON.stringify(code)} is not in the error catalogue`);
+  const { kind } = ERROR_CATALOGUE[code as ErrorCode];
+  if (problem?.type !== `urn:ops:problem:${kind}`) throw new Error(`${what}: code ${code} is of kind ${kind}, the problem's type is ${String(problem?.type)}`);
+  if (STATUS_OF_KIND[kind].status !== status || problem?.status !== status) throw new Error(`${what}: code ${code} (${kind}) answered with status ${status}`);
 }

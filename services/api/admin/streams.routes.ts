@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import Type from 'typebox';
 import { Stream, StreamCreate, StreamPatch, type StreamCreateBody, type StreamPatchBody } from '../../../schemas/stream.schema.js';
 import { createStream, deleteStream, patchStream, rotateStreamKey, setStreamStatus, type StreamStatus } from '../../control-plane/streams/streams.commands.js';
-import { errors } from '../../runtime/errors.js';
+import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, isoNow, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';
@@ -51,7 +51,7 @@ export function streamRoutes(deps: ApiDeps): Route[] {
       schema: { responses: { 200: { description: 'The stream', schema: Stream }, ...problems(400, 401, 403, 404) } },
       handler: (req) => {
         const stream = cp.model.slices.streams.streams.get(id(req.params));
-        if (!stream) throw errors.notFound(`Stream ${req.params['id']} not found`);
+        if (!stream) throw fail('stream.not_found', { id: req.params['id'] ?? '' });
         return json(200, stream);
       },
     },

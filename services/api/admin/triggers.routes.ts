@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { Trigger, TriggerCreate, TriggerListQuery, TriggerPatch, type TriggerCreateBody, type TriggerPatchBody } from '../../../schemas/trigger.schema.js';
 import { createTrigger, deleteTrigger, patchTrigger } from '../../control-plane/triggers/triggers.commands.js';
-import { errors } from '../../runtime/errors.js';
+import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, isoNow, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';
@@ -44,7 +44,7 @@ export function triggerRoutes(deps: ApiDeps): Route[] {
       schema: { responses: { 200: { description: 'The trigger', schema: Trigger }, ...problems(400, 401, 403, 404) } },
       handler: (req) => {
         const trigger = cp.model.slices.triggers.triggers.get(id(req.params));
-        if (!trigger) throw errors.notFound(`Trigger ${req.params['id']} not found`);
+        if (!trigger) throw fail('trigger.not_found', { id: req.params['id'] ?? '' });
         return json(200, trigger);
       },
     },

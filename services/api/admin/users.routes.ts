@@ -5,7 +5,7 @@ import { createUser, deleteUser, findUser, issueToken, patchUser, revokeToken } 
 import type { TokenRecord, UserRecord } from '../../control-plane/identity/identity.types.js';
 import { newTokenSecret } from '../../control-plane/identity/tokens.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
-import { errors } from '../../runtime/errors.js';
+import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, isoNow, type ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';
@@ -82,7 +82,7 @@ export function userRoutes(deps: ApiDeps): Route[] {
       schema: { responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => {
         const id = parseId(req.params['id']);
-        if (id === principal(req).user.id) throw errors.badRequest('You cannot delete your own user');
+        if (id === principal(req).user.id) throw fail('user.delete_self');
         await cp.execute(deleteUser(id));
         return noContent();
       },

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { Role, RolePut, WorkGroupCreate, WorkGroupDetail, WorkGroupPatch, type RolePutBody, type WorkGroupCreateBody } from '../../../schemas/identity.schema.js';
 import { createWorkGroup, deleteRole, deleteWorkGroup, findWorkGroup, putRole, renameWorkGroup, setMembership } from '../../control-plane/identity/identity.commands.js';
-import { errors } from '../../runtime/errors.js';
+import { failFields } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';
@@ -92,7 +92,7 @@ export function workGroupRoutes(deps: ApiDeps): Route[] {
       schema: { body: RolePut, responses: { 200: { description: 'Replaced', schema: Role }, 201: { description: 'Created', schema: Role }, ...problems(400, 401, 403, 415) } },
       handler: async (req) => {
         const name = req.params['name'] ?? '';
-        if (!ROLE_NAME.test(name)) throw errors.badRequest(`Invalid role name ${JSON.stringify(name)}`, [{ path: '/name', message: 'lower-case letters, digits and dashes, starting with a letter' }]);
+        if (!ROLE_NAME.test(name)) throw failFields('role.name_invalid', [{ path: '/name', message: 'lower-case letters, digits and dashes, starting with a letter' }], { name: JSON.stringify(name) });
         const { created } = await cp.execute(putRole(name, req.body as RolePutBody));
         return json(created ? 201 : 200, cp.model.slices.identity.roles.get(name));
       },

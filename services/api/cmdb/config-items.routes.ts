@@ -3,6 +3,8 @@ import Type from 'typebox';
 import {
   CiCreate, CiFilter, CiUpdate, ConfigItem, DeleteCiQuery, FilteredCi, GetCiQuery, GrantCreate, GrantUpdate, LinkBody, ShortCi,
   type CiCreateBody, type CiFilterBody, type CiUpdateBody, type GrantCreateBody, type GrantUpdateBody,
+  childCiExample, childLinkExample, ciCreatedExample, ciCreateExample, ciFilterExample, ciUpdateExample, configItemExample, configItemWithStateExample,
+  filteredCisExample, formerChildCiExample, grantCreateExample, grantUpdateExample, influentialLinkExample, influentialsExample, shortCisExample,
 } from '../../../schemas/cmdb.schema.js';
 import { createCi, deleteCi, updateCi } from '../../control-plane/cmdb/ci.commands.js';
 import { ciIdOrThrow, findCi, type Actor } from '../../control-plane/cmdb/ci-checks.js';
@@ -12,7 +14,7 @@ import { addGrant, removeGrant, updateGrant } from '../../control-plane/cmdb/gra
 import { addChild, addInfluential, removeChild, removeInfluential } from '../../control-plane/cmdb/link.commands.js';
 import { canRead, levelOn } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
-import { errors } from '../../runtime/errors.js';
+import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { isoNow, type ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';
@@ -37,7 +39,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
   const base = { tags: ['cmdb'], security: 'bearer' as const, authenticate: deps.auth.authenticate };
   const full = (id: number) => ciView(model, model.slices.cmdb.cis.get(id)!, {});
   const ciId = (req: Request, name = 'id') => parseId(req.params[name], name, 'CI id');
-  const Full = { description: 'The full CI model', schema: ConfigItem };
+  const Full = { description: 'The full CI model', schema: ConfigItem, example: configItemExample };
   const Influentials = { description: 'The CIs that now influence the dependent CI', schema: Type.Array(ShortCi) };
 
   return [
@@ -47,7 +49,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: CIS,
       name: 'cmdb.listConfigItems',
       summary: '#4 Every CI the caller may see (id, name)',
-      schema: { responses: { 200: { description: 'Short CIs', schema: Type.Array(ShortCi) }, ...problems(401) } },
+      schema: { responses: { 200: { description: 'Short CIs', schema: Type.Array(ShortCi), example: shortCisExample }, ...problems(401) } },
       handler: (req) => {
         const visible = visibleTo(principal(req).subject);
         const out = [];
@@ -61,7 +63,11 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/filter`,
       name: 'cmdb.filterConfigItems',
       summary: '#5 CIs matching ids, names and labels',
-      schema: { body: CiFilter, responses: { 200: { description: 'Filtered CIs', schema: Type.Array(FilteredCi) }, ...problems(400, 401, 415) } },
+      schema: {
+        body: CiFilter,
+        bodyExample: ciFilterExample,
+        responses: { 200: { description: 'Filtered CIs', schema: Type.Array(FilteredCi), example: filteredCisExample }, ...problems(400, 401, 415) },
+      },
       handler: (req) => {
         const visible = visibleTo(principal(req).subject);
         return json(200, filterCis(model.slices.cmdb, req.body as CiFilterBody).filter((ci) => visible(ci.id)).map(filteredView));
@@ -73,7 +79,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: CIS,
       name: 'cmdb.createConfigItem',
       summary: '#6 Create a CI',
-      schema: { body: CiCreate, responses: { 201: Full, ...problems(400, 401, 403, 404, 415) } },
+      schema: { body: CiCreate, bodyExample: ciCreateExample, responses: { 201: { ...Full, example: ciCreatedExample }, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => json(201, full(await cp.execute(createCi(req.body as CiCreateBody, actorOf(req), isoNow(deps))))),
     },
     {
@@ -94,7 +100,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:id`,
       name: 'cmdb.updateConfigItem',
       summary: '#8 Update a CI',
-      schema: { body: CiUpdate, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
+      schema: { body: CiUpdate, bodyExample: ciUpdateExample, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => json(200, full(await cp.execute(updateCi(ciId(req), req.body as CiUpdateBody, actorOf(req), isoNow(deps))))),
     },
     {
@@ -103,7 +109,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:id/work-groups`,
       name: 'cmdb.addGrant',
       summary: '#9 Share a CI with a workgroup',
-      schema: { body: GrantCreate, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
+      schema: { body: GrantCreate, bodyExample: grantCreateExample, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => json(200, full(await cp.execute(addGrant(ciId(req), req.body as GrantCreateBody, actorOf(req), isoNow(deps))))),
     },
     {
@@ -112,7 +118,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:id/work-groups`,
       name: 'cmdb.updateGrant',
       summary: '#10 Change an access grant of a CI',
-      schema: { body: GrantUpdate, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
+      schema: { body: GrantUpdate, bodyExample: grantUpdateExample, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => json(200, full(await cp.execute(updateGrant(ciId(req), req.body as GrantUpdateBody, actorOf(req), isoNow(deps))))),
     },
     {
@@ -133,11 +139,11 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:id`,
       name: 'cmdb.getConfigItem',
       summary: '#12 One CI, optionally with its state and health',
-      schema: { query: GetCiQuery, responses: { 200: Full, ...problems(400, 401, 403, 404) } },
+      schema: { query: GetCiQuery, responses: { 200: { ...Full, example: configItemWithStateExample }, ...problems(400, 401, 403, 404) } },
       handler: (req) => {
         const id = ciId(req);
         const ci = findCi(model, id);
-        if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw errors.forbidden(`No right to view CI ${id}`);
+        if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
         const flag = (name: string) => req.queryValues[name] === true;
         return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: deps.now() }));
       },
@@ -148,7 +154,11 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:parentId/children`,
       name: 'cmdb.addChild',
       summary: '#13 Make a CI a child of another (moves it when it has a parent)',
-      schema: { body: LinkBody, responses: { 200: { description: 'The child CI', schema: ConfigItem }, ...problems(400, 401, 403, 404, 415) } },
+      schema: {
+        body: LinkBody,
+        bodyExample: childLinkExample,
+        responses: { 200: { description: 'The child CI', schema: ConfigItem, example: childCiExample }, ...problems(400, 401, 403, 404, 415) },
+      },
       handler: async (req) => {
         const parentId = ciId(req, 'parentId');
         const childId = ciIdOrThrow((req.body as { id?: unknown }).id, 'child CI id');
@@ -161,7 +171,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:dependentId/influentials`,
       name: 'cmdb.addInfluential',
       summary: '#14 Link a CI that influences the dependent CI',
-      schema: { body: LinkBody, responses: { 200: Influentials, ...problems(400, 401, 403, 404, 415) } },
+      schema: { body: LinkBody, bodyExample: influentialLinkExample, responses: { 200: { ...Influentials, example: influentialsExample }, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => {
         const dependentId = ciId(req, 'dependentId');
         const influentialId = ciIdOrThrow((req.body as { id?: unknown }).id, 'influencing CI id');
@@ -175,7 +185,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:parentId/children/:childId`,
       name: 'cmdb.removeChild',
       summary: '#15 Unlink a child; it becomes a root',
-      schema: { responses: { 200: { description: 'The former child CI', schema: ConfigItem }, ...problems(400, 401, 403, 404) } },
+      schema: { responses: { 200: { description: 'The former child CI', schema: ConfigItem, example: formerChildCiExample }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => json(200, full(await cp.execute(removeChild(ciId(req, 'parentId'), ciId(req, 'childId'), actorOf(req), isoNow(deps))))),
     },
     {
@@ -184,7 +194,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:dependentId/influentials/:influentialId`,
       name: 'cmdb.removeInfluential',
       summary: '#16 Unlink an influencing CI',
-      schema: { responses: { 200: Influentials, ...problems(400, 401, 403, 404) } },
+      schema: { responses: { 200: { ...Influentials, example: [] }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => {
         const dependentId = ciId(req, 'dependentId');
         await cp.execute(removeInfluential(dependentId, ciId(req, 'influentialId'), actorOf(req), isoNow(deps)));

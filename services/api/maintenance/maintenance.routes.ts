@@ -8,6 +8,7 @@ import Type from 'typebox';
 import {
   BatchValidateQuery, MaintenanceCreate, MaintenanceFilter, MaintenanceListQuery, MaintenanceMode, MaintenanceUpdate,
   type MaintenanceCreateBody, type MaintenanceFilterBody, type MaintenanceUpdateBody,
+  maintenanceCreateExample, maintenanceEditedExample, maintenanceFilterExample, maintenanceModeExample, maintenancePatchExample, maintenanceReplaceExample,
 } from '../../../schemas/maintenance.schema.js';
 import type { Actor } from '../../control-plane/cmdb/ci-checks.js';
 import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
@@ -15,7 +16,7 @@ import { createMode, editMode, findMode } from '../../control-plane/maintenance/
 import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
 import type { MaintenanceRecord } from '../../control-plane/maintenance/maintenance.types.js';
 import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { BOOLEAN_RULE, queryBoolean } from '../../runtime/http/validate.js';
 import type { ApiDeps } from '../api-deps.js';
@@ -35,7 +36,7 @@ const actorOf = (req: Request): Actor => {
 function batchValidate(req: Request): { batchValidate: boolean } {
   const raw = req.query.get('batchValidate');
   const value = raw === null ? false : queryBoolean(raw);
-  if (value === undefined) throw errors.badRequest(`Invalid batchValidate: ${JSON.stringify(raw)}; ${BOOLEAN_RULE}`, [{ path: '/batchValidate', message: BOOLEAN_RULE }]);
+  if (value === undefined) throw failFields('http.boolean_invalid', [{ path: '/batchValidate', message: BOOLEAN_RULE }], { name: 'batchValidate', value: JSON.stringify(raw), rule: BOOLEAN_RULE });
   return { batchValidate: value };
 }
 
@@ -46,8 +47,9 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
   const read = { tags: ['maintenance'], security: 'bearer' as const, authenticate: deps.auth.requireRight(MAINTENANCE_READ) };
   const write = { ...read, authenticate: deps.auth.requireRight(MAINTENANCE_WRITE) };
   const modeId = (req: Request) => parseId(req.params['id'], 'id', 'maintenance mode id');
-  const Mode = { description: 'The maintenance mode', schema: MaintenanceMode };
-  const Modes = { description: 'One page of maintenance modes', schema: Type.Array(MaintenanceMode) };
+  const Mode = { description: 'The maintenance mode', schema: MaintenanceMode, example: maintenanceModeExample };
+  const Edited = { ...Mode, example: maintenanceEditedExample };
+  const Modes = { description: 'One page of maintenance modes', schema: Type.Array(MaintenanceMode), example: [maintenanceModeExample] };
 
   const visibleFilter = (req: Request): ((mode: MaintenanceRecord) => boolean) => {
     const visible = visibleTo(principal(req).subject);
@@ -82,7 +84,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       handler: (req) => {
         const mode = findMode(model, modeId(req));
         // Spec 7.2 lists 403 "no permission to view this mode" for #2, so an invisible mode is 403, not 404.
-        if (!visibleFilter(req)(mode)) throw errors.forbidden(`No permission to view maintenance mode ${mode.id}`);
+        if (!visibleFilter(req)(mode)) throw fail('maintenance.read_forbidden', { id: mode.id });
         return json(200, modeView(mode, deps.now()));
       },
     },
@@ -92,7 +94,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       path: `${MAINTENANCE_PREFIX}/filter`,
       name: 'maintenance.filterModes',
       summary: '#3 Maintenance modes by ids, start, end and CIs (OR within a field, AND across fields)',
-      schema: { query: MaintenanceListQuery, body: MaintenanceFilter, responses: { 200: Modes, ...problems(400, 401, 403, 415) } },
+      schema: { query: MaintenanceListQuery, body: MaintenanceFilter, bodyExample: maintenanceFilterExample, responses: { 200: Modes, ...problems(400, 401, 403, 415) } },
       handler: (req) => page(req, filterModes(model.slices.maintenance, readFilter(req.body as MaintenanceFilterBody))),
     },
     {
@@ -101,7 +103,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       path: MAINTENANCE_PREFIX,
       name: 'maintenance.createMode',
       summary: '#4 Create a maintenance mode',
-      schema: { query: BatchValidateQuery, body: MaintenanceCreate, responses: { 201: Mode, ...problems(400, 401, 403, 415) } },
+      schema: { query: BatchValidateQuery, body: MaintenanceCreate, bodyExample: maintenanceCreateExample, responses: { 201: Mode, ...problems(400, 401, 403, 415) } },
       handler: async (req) => {
         const options = batchValidate(req);
         const input = readFullBody(req.body as MaintenanceCreateBody);
@@ -114,7 +116,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       path: `${MAINTENANCE_PREFIX}/:id`,
       name: 'maintenance.replaceMode',
       summary: '#5 Replace a maintenance mode; cancel=true cancels a scheduled mode or completes an active one',
-      schema: { query: BatchValidateQuery, body: MaintenanceUpdate, responses: { 200: Mode, ...problems(400, 401, 403, 404, 415) } },
+      schema: { query: BatchValidateQuery, body: MaintenanceUpdate, bodyExample: maintenanceReplaceExample, responses: { 200: Edited, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => {
         const id = modeId(req);
         const options = batchValidate(req);
@@ -128,7 +130,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       path: `${MAINTENANCE_PREFIX}/:id`,
       name: 'maintenance.patchMode',
       summary: '#6 Change some fields of a maintenance mode (null keeps a field)',
-      schema: { query: BatchValidateQuery, body: MaintenanceUpdate, responses: { 200: Mode, ...problems(400, 401, 403, 404, 415) } },
+      schema: { query: BatchValidateQuery, body: MaintenanceUpdate, bodyExample: maintenancePatchExample, responses: { 200: Edited, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => {
         const id = modeId(req);
         const options = batchValidate(req);

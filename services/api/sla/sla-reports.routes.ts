@@ -4,13 +4,18 @@
  * format asked for, for one day after the report was created (spec 8), then answers 410.
  */
 import { randomUUID } from 'node:crypto';
-import { SlaCustomReport, SlaExportQuery, SlaOrderBody, type SlaCustomReportModel, type SlaOrderBodyModel } from '../../../schemas/sla-report.schema.js';
+import Type from 'typebox';
+import { SlaExportCsv, SlaExportJson, slaEventRowsExample, slaEventsCsvExample } from '../../../schemas/sla-export.schema.js';
+import {
+  SlaCustomReport, SlaExportQuery, SlaOrderBody, slaFinishedReportExample, slaOrderExample, slaPendingReportExample,
+  type SlaCustomReportModel, type SlaOrderBodyModel,
+} from '../../../schemas/sla-report.schema.js';
 import { exportFile, type ExportFormat } from '../../../pipelines/sla/export/formats.js';
 import { canReadTemplate } from '../../control-plane/sla/sla-access.js';
 import { orderReport } from '../../control-plane/sla/sla-reports.commands.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
 import { REPORT_RETENTION_MS } from '../../control-plane/sla/sla-reports.types.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { queueJob } from '../../sla-worker/sla-jobs.js';
 import type { ApiDeps } from '../api-deps.js';
@@ -41,14 +46,14 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
   /** The report of `:id` if the caller may read it: 400 not a GUID, 404 unknown, 403 not theirs. */
   const readable = (req: Request): SlaReportRecord => {
     const id = req.params['id'] ?? '';
-    if (!GUID.test(id)) throw errors.badRequest(`Invalid report id: ${JSON.stringify(id)}`, [{ path: '/id', message: 'must be a GUID' }]);
+    if (!GUID.test(id)) throw failFields('sla_report.id_invalid', [{ path: '/id', message: 'must be a GUID' }], { id: JSON.stringify(id) });
     const report = model.slices.slaReports.reports.get(id.toLowerCase());
-    if (!report) throw errors.notFound(`Custom SLA report ${id} not found`);
+    if (!report) throw fail('sla_report.not_found', { id });
     const reader = slaReaderOf(req);
     const template = model.slices.slaTemplates.templates.get(report.templateId);
     // The one who ordered it reads it; so does whoever may read its template (and admins).
     const allowed = reader.admin || report.userId === reader.userId || (template !== undefined && canReadTemplate(model, reader, template));
-    if (!allowed) throw errors.forbidden(`Insufficient rights to read custom SLA report ${id}`);
+    if (!allowed) throw fail('sla_report.read_forbidden', { id });
     return report;
   };
 
@@ -59,7 +64,11 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
       path: `${SLA_PREFIX}/ordered`,
       name: 'sla.orderReport',
       summary: '#2 Order a custom SLA report for a template and a range (default: the template’s period)',
-      schema: { body: SlaOrderBody, responses: { 200: { description: 'The report, Pending', schema: SlaCustomReport }, ...problems(400, 401, 403, 415) } },
+      schema: {
+        body: SlaOrderBody,
+        bodyExample: slaOrderExample,
+        responses: { 200: { description: 'The report, Pending', schema: SlaCustomReport, example: slaPendingReportExample }, ...problems(400, 401, 403, 415) },
+      },
       handler: async (req) => {
         const body = req.body as SlaOrderBodyModel;
         const report = await deps.controlPlane.execute(orderReport({ id: randomUUID(), templateId: body.template.id, range: body.range, reader: slaReaderOf(req), now: deps.now() }));
@@ -73,7 +82,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
       path: `${SLA_PREFIX}/ordered/:id`,
       name: 'sla.getReport',
       summary: '#3 A custom SLA report: Pending, Ok or Error',
-      schema: { responses: { 200: { description: 'The report', schema: SlaCustomReport }, ...problems(400, 401, 403, 404) } },
+      schema: { responses: { 200: { description: 'The report', schema: SlaCustomReport, example: slaFinishedReportExample }, ...problems(400, 401, 403, 404) } },
       handler: (req) => json(200, reportView(readable(req))),
     },
     {
@@ -85,16 +94,30 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
       schema: {
         query: SlaExportQuery,
         responses: {
-          200: { description: 'The export file (spreadsheet, CSV or JSON)', contentType: 'application/octet-stream' },
+          // Those exportFile serves for format=xls, csv and json; openapi-lint.test.ts keeps them equal.
+          200: {
+            description: 'The export file, as an attachment: an xlsx workbook (format=xls), CSV (format=csv) or JSON (format=json)',
+            content: {
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {},
+              'text/csv': { schema: SlaExportCsv, example: slaEventsCsvExample },
+              'application/json': { schema: SlaExportJson, example: slaEventRowsExample },
+            },
+            headers: {
+              'Content-Disposition': {
+                description: 'attachment; filename="…"; filename*=UTF-8\'\'… (RFC 6266): the template name, the range and the export type',
+                schema: Type.String(),
+              },
+            },
+          },
           ...problems(400, 401, 403, 404, 410),
         },
       },
       handler: (req) => {
         const report = readable(req);
-        if (report.status === 'Pending') throw errors.badRequest(`Custom SLA report ${report.id} is not ready yet; poll GET ordered/${report.id} until its status is Ok`);
-        if (report.status === 'Error') throw errors.badRequest(`Custom SLA report ${report.id} failed and has nothing to export: ${report.error ?? 'unknown error'}`);
+        if (report.status === 'Pending') throw fail('sla_report.pending', { id: report.id });
+        if (report.status === 'Error') throw fail('sla_report.failed', { id: report.id, error: report.error ?? 'unknown error' });
         if (Date.parse(report.createdAt) + REPORT_RETENTION_MS <= deps.now()) {
-          throw errors.gone(`Custom SLA report ${report.id} was created more than a day ago; its results are gone. Order it again.`);
+          throw fail('sla_report.expired', { id: report.id });
         }
         const format = (req.queryValues['format'] ?? 'xls') as ExportFormat;
         const exportType = (req.queryValues['exportType'] ?? 'events') as 'events' | 'configItems';

@@ -1,5 +1,5 @@
 /** Checks shared by the CI commands, each answering one condition of spec 7.1. */
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields, type IdErrorCode } from '../../runtime/errors.js';
 import { Level, levelOn, type Subject } from '../rights/ci-rights.js';
 import type { PlatformModel } from '../slices.js';
 import type { CiRecord } from './cmdb.types.js';
@@ -14,18 +14,18 @@ export interface Actor {
 export const isPositiveId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 export function ciIdOrThrow(value: unknown, what = 'CI id', path = '/id'): number {
-  if (!isPositiveId(value)) throw errors.badRequest(`Invalid ${what}: ${JSON.stringify(value ?? null)}`, [{ path, message: 'must be a positive integer' }]);
+  if (!isPositiveId(value)) throw failFields('ci.id_invalid', [{ path, message: 'must be a positive integer' }], { what, value: JSON.stringify(value ?? null) });
   return value;
 }
 
 export function findCi(model: PlatformModel, id: number, what = 'CI'): CiRecord {
   const ci = model.slices.cmdb.cis.get(id);
-  if (!ci) throw errors.notFound(`${what} ${id} not found`);
+  if (!ci) throw fail('ci.not_found', { what, id });
   return ci;
 }
 
-export function requireLevel(model: PlatformModel, actor: Actor, ci: CiRecord, level: Level, detail: string): void {
-  if (levelOn(model.slices.cmdb, actor.subject, ci.id) < level) throw errors.forbidden(detail);
+export function requireLevel(model: PlatformModel, actor: Actor, ci: CiRecord, level: Level, refused: IdErrorCode): void {
+  if (levelOn(model.slices.cmdb, actor.subject, ci.id) < level) throw fail(refused, { id: ci.id });
 }
 
 /**
@@ -33,10 +33,10 @@ export function requireLevel(model: PlatformModel, actor: Actor, ci: CiRecord, l
  * the caller may not even see is answered as if it did not exist, so a 403 tells nothing about
  * the CIs of other workgroups.
  */
-export function requireLevelOnNamed(model: PlatformModel, actor: Actor, ci: CiRecord, level: Level, what: string, detail: string): void {
+export function requireLevelOnNamed(model: PlatformModel, actor: Actor, ci: CiRecord, level: Level, what: string, refused: IdErrorCode): void {
   const has = levelOn(model.slices.cmdb, actor.subject, ci.id);
-  if (has < Level.BasicRead) throw errors.notFound(`${what} ${ci.id} not found`);
-  if (has < level) throw errors.forbidden(detail);
+  if (has < Level.BasicRead) throw fail('ci.not_found', { what, id: ci.id });
+  if (has < level) throw fail(refused, { id: ci.id });
 }
 
 /**
@@ -46,8 +46,19 @@ export function requireLevelOnNamed(model: PlatformModel, actor: Actor, ci: CiRe
  */
 export function requireOwnerChange(actor: Actor, ci: CiRecord, owner: number): void {
   if (owner === ci.ownerWorkGroupId || actor.subject.admin) return;
-  if (!actor.subject.workGroupIds.has(ci.ownerWorkGroupId)) throw errors.forbidden(`Only members of the workgroup that owns CI ${ci.id} may give it to another workgroup`);
-  if (!actor.subject.workGroupIds.has(owner)) throw errors.forbidden(`No permission to give CI ${ci.id} to workgroup ${owner}`);
+  if (!actor.subject.workGroupIds.has(ci.ownerWorkGroupId)) throw fail('ci.give_away_not_owner', { id: ci.id });
+  if (!actor.subject.workGroupIds.has(owner)) throw fail('ci.give_away_forbidden', { id: ci.id, owner });
+}
+
+/**
+ * Who may use a CI is, like who owns it, the owner's say (issue #15, docs/decisions.md "Rights
+ * matrix"): adding, changing or removing an access grant needs membership of the CI's owner
+ * workgroup. A grantee's write changes the CI; it does not share it on, and a `ConfigItem` write
+ * grant cannot be turned into a `Tree` one that reaches the CIs below.
+ */
+export function requireOwnerMembership(actor: Actor, ci: CiRecord, refused: IdErrorCode): void {
+  if (actor.subject.admin || actor.subject.workGroupIds.has(ci.ownerWorkGroupId)) return;
+  throw fail(refused, { id: ci.id });
 }
 
 /** The CI type a body names, or the default one for null. */
@@ -55,24 +66,24 @@ export function resolveType(model: PlatformModel, ref: { id: number } | null | u
   const cmdb = model.slices.cmdb;
   if (ref === null || ref === undefined) {
     const fallback = cmdb.defaultType();
-    if (!fallback) throw errors.badRequest('CI type not found: no default CI type is defined', [{ path: '/configItemType', message: 'no default type' }]);
+    if (!fallback) throw failFields('ci_type.no_default', [{ path: '/configItemType', message: 'no default type' }]);
     return fallback.id;
   }
-  if (!cmdb.types.has(ref.id)) throw errors.badRequest(`CI type not found: ${ref.id}`, [{ path: '/configItemType/id', message: 'no such CI type' }]);
+  if (!cmdb.types.has(ref.id)) throw failFields('ci_type.unknown', [{ path: '/configItemType/id', message: 'no such CI type' }], { id: ref.id });
   return ref.id;
 }
 
 /** A workgroup id from a body: 400 when malformed, 404 when unknown. */
 export function resolveWorkGroup(model: PlatformModel, id: unknown, path: string, allowAll = false): number {
   if (allowAll && id === 0) return 0;
-  if (!isPositiveId(id)) throw errors.badRequest(`Invalid workgroup id: ${JSON.stringify(id ?? null)}`, [{ path, message: allowAll ? 'must be 0 or a positive integer' : 'must be a positive integer' }]);
-  if (!model.slices.identity.workGroups.has(id)) throw errors.notFound(`Workgroup ${id} not found`);
+  if (!isPositiveId(id)) throw failFields('work_group.id_invalid', [{ path, message: allowAll ? 'must be 0 or a positive integer' : 'must be a positive integer' }], { value: JSON.stringify(id ?? null) });
+  if (!model.slices.identity.workGroups.has(id)) throw fail('work_group.not_found', { id });
   return id;
 }
 
 export function resolveCmdbSystem(model: PlatformModel, id: number | null | undefined): number {
   if (id === null || id === undefined || id === -1) return -1;
-  if (!model.slices.cmdb.systems.has(id)) throw errors.badRequest(`CMDB system not found: ${id}`, [{ path: '/cmdbSystemId', message: 'no such CMDB system (-1 is the default CMDB)' }]);
+  if (!model.slices.cmdb.systems.has(id)) throw failFields('cmdb_system.unknown', [{ path: '/cmdbSystemId', message: 'no such CMDB system (-1 is the default CMDB)' }], { id });
   return id;
 }
 
@@ -83,13 +94,13 @@ export function resolveCmdbSystem(model: PlatformModel, id: number | null | unde
 export function requireUniqueName(model: PlatformModel, actor: Actor, name: string, typeId: number, except?: number): void {
   const existing = model.slices.cmdb.idByNameAndType(name, typeId);
   if (existing !== undefined && existing !== except) {
-    const which = levelOn(model.slices.cmdb, actor.subject, existing) >= Level.BasicRead ? ` (CI ${existing})` : '';
-    throw errors.badRequest(`A CI named ${JSON.stringify(name)} already exists with the same type${which}`, [{ path: '/name', message: 'already used by a CI of this type' }]);
+    const seen = levelOn(model.slices.cmdb, actor.subject, existing) >= Level.BasicRead ? ` (CI ${existing})` : '';
+    throw failFields('ci.name_taken', [{ path: '/name', message: 'already used by a CI of this type' }], { name: JSON.stringify(name), seen });
   }
 }
 
 export function requireName(name: string | null | undefined): string {
-  if (typeof name !== 'string' || name.trim() === '') throw errors.badRequest('The CI name is missing', [{ path: '/name', message: 'is required' }]);
+  if (typeof name !== 'string' || name.trim() === '') throw failFields('ci.name_missing', [{ path: '/name', message: 'is required' }]);
   return name;
 }
 

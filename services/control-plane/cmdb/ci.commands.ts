@@ -1,7 +1,7 @@
 /** Create, update and delete of CIs (spec 4.1 #6, #7, #8; DESIGN §4a). */
 import type { CiCreateBody, CiUpdateBody } from '../../../schemas/cmdb.schema.js';
 import { closeProblemsOfCi } from '../problems/problems.commands.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import type { PlatformCommand } from '../slices.js';
 import type { CiRecord, GrantRecord } from './cmdb.types.js';
@@ -18,7 +18,7 @@ export function createCi(body: CiCreateBody, actor: Actor, now: string): Platfor
     let id: number;
     if (body.id !== null && body.id !== undefined) {
       id = ciIdOrThrow(body.id);
-      if (cmdb.cis.has(id)) throw errors.badRequest(`A CI with id ${id} already exists`, [{ path: '/id', message: 'already exists' }]);
+      if (cmdb.cis.has(id)) throw failFields('ci.id_taken', [{ path: '/id', message: 'already exists' }], { id });
       const bumped = model.sequences.bump('ci', id);
       if (bumped) changes.push(bumped);
     } else {
@@ -30,19 +30,19 @@ export function createCi(body: CiCreateBody, actor: Actor, now: string): Platfor
     if (body.parent && body.parent.id !== 0) {
       const parentId = ciIdOrThrow(body.parent.id, 'parent CI id', '/parent/id');
       parent = cmdb.cis.get(parentId);
-      if (!parent) throw errors.badRequest(`Parent CI ${parentId} does not exist`, [{ path: '/parent/id', message: 'no such CI' }]);
+      if (!parent) throw failFields('ci.parent_unknown', [{ path: '/parent/id', message: 'no such CI' }], { id: parentId });
     }
     let owner: number;
     if (parent) owner = parent.ownerWorkGroupId;
-    else if (!body.ownerWorkGroup) throw errors.badRequest('The owner workgroup is missing (give ownerWorkGroup or a parent)', [{ path: '/ownerWorkGroup', message: 'is required without a parent' }]);
+    else if (!body.ownerWorkGroup) throw failFields('ci.owner_missing', [{ path: '/ownerWorkGroup', message: 'is required without a parent' }]);
     else owner = resolveWorkGroup(model, body.ownerWorkGroup.id, '/ownerWorkGroup/id');
     const typeId = resolveType(model, body.configItemType);
     const cmdbSystemId = resolveCmdbSystem(model, body.cmdbSystemId);
     const grantInputs = body.sharedToWorkGroups ?? [];
     checkGrantInputs(model, grantInputs, '/sharedToWorkGroups');
 
-    if (parent) requireLevel(model, actor, parent, Level.Write, `No permission to add a CI under CI ${parent.id}`);
-    else if (!actor.subject.admin && !actor.subject.workGroupIds.has(owner)) throw errors.forbidden(`No permission to add a CI to workgroup ${owner}`);
+    if (parent) requireLevel(model, actor, parent, Level.Write, 'ci.add_under_forbidden');
+    else if (!actor.subject.admin && !actor.subject.workGroupIds.has(owner)) throw fail('ci.add_forbidden', { id: owner });
     requireUniqueName(model, actor, name, typeId);
 
     let grantSeq = model.sequences.current('grant');
@@ -80,13 +80,13 @@ export function updateCi(id: number, body: CiUpdateBody, actor: Actor, now: stri
     let owner = ci.ownerWorkGroupId;
     const parent = ci.parentId === null ? undefined : cmdb.cis.get(ci.parentId);
     if (body.ownerWorkGroup) owner = resolveWorkGroup(model, body.ownerWorkGroup.id, '/ownerWorkGroup/id');
-    else if (!parent) throw errors.badRequest('The owner workgroup is missing', [{ path: '/ownerWorkGroup', message: 'is required for a CI without a parent' }]);
+    else if (!parent) throw failFields('ci.owner_missing', [{ path: '/ownerWorkGroup', message: 'is required for a CI without a parent' }]);
     if (parent && owner !== parent.ownerWorkGroupId) {
-      throw errors.badRequest(`CI ${id} belongs to the workgroup of its parent CI ${parent.id}; move it out of the hierarchy first`, [{ path: '/ownerWorkGroup/id', message: 'must be the parent CI’s workgroup' }]);
+      throw failFields('ci.owner_not_parents', [{ path: '/ownerWorkGroup/id', message: 'must be the parent CI’s workgroup' }], { id, parentId: parent.id });
     }
     const typeId = resolveType(model, body.configItemType);
     const cmdbSystemId = body.cmdbSystemId === undefined ? ci.cmdbSystemId : resolveCmdbSystem(model, body.cmdbSystemId);
-    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to update CI ${id}`);
+    requireLevel(model, actor, ci, Level.Write, 'ci.update_forbidden');
     requireOwnerChange(actor, ci, owner);
     requireUniqueName(model, actor, name, typeId, id);
     const changes: JournalChange[] = [];
@@ -116,7 +116,7 @@ export function deleteCi(id: number, applyGrants: boolean, actor: Actor, now: st
   return (model) => {
     const cmdb = model.slices.cmdb;
     const ci = findCi(model, id);
-    requireLevel(model, actor, ci, Level.Write, `No permission to remove CI ${id}`);
+    requireLevel(model, actor, ci, Level.Write, 'ci.delete_forbidden');
     const changes: JournalChange[] = [{ key: `ci:${id}`, value: null }];
     let grantSeq = model.sequences.current('grant');
     const inherited: Array<Omit<GrantRecord, 'id'>> = applyGrants

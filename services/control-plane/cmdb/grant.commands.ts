@@ -1,9 +1,9 @@
 /** Access grants on a CI (spec 2.8, 4.1 #9–#11). */
 import type { GrantCreateBody, GrantUpdateBody } from '../../../schemas/cmdb.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { CiRight, GrantRecord, ShareType } from './cmdb.types.js';
-import { findCi, isPositiveId, Level, requireLevel, resolveWorkGroup, stamp, type Actor } from './ci-checks.js';
+import { findCi, isPositiveId, requireOwnerMembership, resolveWorkGroup, stamp, type Actor } from './ci-checks.js';
 
 interface GrantInput {
   workGroupId: number;
@@ -17,13 +17,13 @@ export function checkGrantInputs(model: PlatformModel, inputs: readonly GrantInp
   inputs.forEach((g, i) => {
     resolveWorkGroup(model, g.workGroupId, `${path}/${i}/workGroupId`, true);
     const key = `${g.workGroupId}/${g.shareType}`;
-    if (seen.has(key)) throw errors.badRequest(`The access rule for workgroup ${g.workGroupId} (${g.shareType}) is given twice`, [{ path: `${path}/${i}`, message: 'duplicate access rule' }]);
+    if (seen.has(key)) throw failFields('grant.given_twice', [{ path: `${path}/${i}`, message: 'duplicate access rule' }], { workGroupId: g.workGroupId, shareType: g.shareType });
     seen.add(key);
   });
 }
 
 function requireGrants(grants: CiRight[] | null | undefined): CiRight[] {
-  if (!grants) throw errors.badRequest('The grants list is missing', [{ path: '/grants', message: 'is required' }]);
+  if (!grants) throw failFields('grant.list_missing', [{ path: '/grants', message: 'is required' }]);
   return [...new Set(grants)];
 }
 
@@ -32,9 +32,9 @@ export function addGrant(ciId: number, body: GrantCreateBody, actor: Actor, now:
     const grants = requireGrants(body.grants);
     const ci = findCi(model, ciId);
     const workGroupId = resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
-    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to share CI ${ciId}`);
+    requireOwnerMembership(actor, ci, 'ci.share_forbidden');
     if (ci.grants.some((g) => g.workGroupId === workGroupId && g.shareType === body.shareType)) {
-      throw errors.badRequest(`The access rule for workgroup ${workGroupId} (${body.shareType}) is already set on CI ${ciId}`, [{ path: '/workGroupId', message: 'access rule already set' }]);
+      throw failFields('grant.already_set', [{ path: '/workGroupId', message: 'access rule already set' }], { workGroupId, shareType: body.shareType, ciId });
     }
     const { id, change } = model.sequences.next('grant');
     const grant: GrantRecord = { id, workGroupId, shareType: body.shareType, grants };
@@ -46,22 +46,22 @@ export function updateGrant(ciId: number, body: GrantUpdateBody, actor: Actor, n
   return (model) => {
     // The spec's body is id, shareType and grants: the workgroup is the access model's own. Given,
     // it must be that one (a rule does not move to another workgroup); given as null, it is missing.
-    if (body.workGroupId === null) throw errors.badRequest('The workgroup id is required', [{ path: '/workGroupId', message: 'is required' }]);
+    if (body.workGroupId === null) throw failFields('grant.work_group_missing', [{ path: '/workGroupId', message: 'is required' }]);
     const grants = requireGrants(body.grants);
-    if (!isPositiveId(body.id)) throw errors.badRequest(`Invalid access-model id: ${JSON.stringify(body.id ?? null)}`, [{ path: '/id', message: 'must be a positive integer' }]);
+    if (!isPositiveId(body.id)) throw failFields('grant.id_invalid', [{ path: '/id', message: 'must be a positive integer' }], { value: JSON.stringify(body.id ?? null) });
     const ci = findCi(model, ciId);
     const grantId = body.id;
     const existing = ci.grants.find((g) => g.id === grantId);
-    if (!existing) throw errors.notFound(`Access model ${grantId} not found on CI ${ciId}`);
+    if (!existing) throw fail('grant.not_found', { grantId, ciId });
     const workGroupId = body.workGroupId === undefined ? existing.workGroupId : resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
-    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to change access to CI ${ciId}`);
+    requireOwnerMembership(actor, ci, 'ci.access_change_forbidden');
     if (workGroupId !== existing.workGroupId) {
-      throw errors.badRequest(`Access model ${grantId} is for workgroup ${existing.workGroupId}; it cannot move to workgroup ${workGroupId}: remove it and add one`, [
+      throw failFields('grant.work_group_fixed', [
         { path: '/workGroupId', message: 'must be the access model’s workgroup' },
-      ]);
+      ], { grantId, from: existing.workGroupId, to: workGroupId });
     }
     if (ci.grants.some((g) => g.id !== grantId && g.workGroupId === workGroupId && g.shareType === body.shareType)) {
-      throw errors.badRequest(`The access rule for workgroup ${workGroupId} (${body.shareType}) is already set on CI ${ciId}`, [{ path: '/workGroupId', message: 'access rule already set' }]);
+      throw failFields('grant.already_set', [{ path: '/workGroupId', message: 'access rule already set' }], { workGroupId, shareType: body.shareType, ciId });
     }
     const updated = ci.grants.map((g) => (g.id === grantId ? { id: grantId, workGroupId, shareType: body.shareType, grants } : g));
     return { changes: [{ key: `ci:${ciId}`, value: stamp({ ...ci, grants: updated }, actor, now) }], result: () => ciId };
@@ -71,8 +71,8 @@ export function updateGrant(ciId: number, body: GrantUpdateBody, actor: Actor, n
 export function removeGrant(ciId: number, grantId: number, actor: Actor, now: string): PlatformCommand<void> {
   return (model) => {
     const ci = findCi(model, ciId);
-    if (!ci.grants.some((g) => g.id === grantId)) throw errors.notFound(`Access model ${grantId} not found on CI ${ciId}`);
-    requireLevel(model, actor, ci, Level.Write, `Insufficient privileges to change access to CI ${ciId}`);
+    if (!ci.grants.some((g) => g.id === grantId)) throw fail('grant.not_found', { grantId, ciId });
+    requireOwnerMembership(actor, ci, 'ci.access_change_forbidden');
     return { changes: [{ key: `ci:${ciId}`, value: stamp({ ...ci, grants: ci.grants.filter((g) => g.id !== grantId) }, actor, now) }], result: () => undefined };
   };
 }

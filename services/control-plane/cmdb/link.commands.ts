@@ -1,5 +1,5 @@
 /** Hierarchy (#13, #15) and influence (#14, #16) links; both graphs stay acyclic (DESIGN §4a). */
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import { findCi, Level, requireLevel, requireLevelOnNamed, stamp, type Actor } from './ci-checks.js';
 
@@ -22,16 +22,16 @@ export function addChild(parentId: number, childId: number, actor: Actor, now: s
     const cmdb = model.slices.cmdb;
     const parent = findCi(model, parentId, 'Parent CI');
     const child = findCi(model, childId, 'Child CI');
-    requireLevel(model, actor, parent, Level.Write, `Insufficient privileges on the parent CI ${parentId}`);
+    requireLevel(model, actor, parent, Level.Write, 'ci.parent_forbidden');
     // Moving a CI changes it (and what its new ancestors' grants give on it): the right to change
     // the CI moved as well as its new place.
-    requireLevelOnNamed(model, actor, child, Level.Write, 'Child CI', `Insufficient privileges on CI ${childId}: moving a CI needs the right to change it`);
+    requireLevelOnNamed(model, actor, child, Level.Write, 'Child CI', 'ci.move_forbidden');
     if (parent.ownerWorkGroupId !== child.ownerWorkGroupId) {
-      throw errors.badRequest(`CI ${parentId} and CI ${childId} belong to different workgroups`, [{ path: '/id', message: 'the child must belong to the parent’s workgroup' }]);
+      throw failFields('ci.link_across_work_groups', [{ path: '/id', message: 'the child must belong to the parent’s workgroup' }], { parentId, childId });
     }
     if (child.parentId === parentId) return { changes: [], result: () => childId };
     if (childId === parentId || [...cmdb.ancestors(parentId)].includes(childId)) {
-      throw errors.validation([{ path: '/id', message: `CI ${childId} is CI ${parentId} or one of its ancestors: the link would close a cycle` }], 'Invalid model: the hierarchy would contain a cycle');
+      throw failFields('ci.hierarchy_cycle', [{ path: '/id', message: `CI ${childId} is CI ${parentId} or one of its ancestors: the link would close a cycle` }]);
     }
     return { changes: [{ key: `ci:${childId}`, value: stamp({ ...child, parentId }, actor, now) }], result: () => childId };
   };
@@ -41,16 +41,16 @@ export function removeChild(parentId: number, childId: number, actor: Actor, now
   return (model) => {
     const parent = findCi(model, parentId, 'Parent CI');
     const child = findCi(model, childId, 'Child CI');
-    requireLevel(model, actor, parent, Level.Write, `Insufficient privileges on the parent CI ${parentId}`);
-    requireLevelOnNamed(model, actor, child, Level.Write, 'Child CI', `Insufficient privileges on CI ${childId}: moving a CI needs the right to change it`);
-    if (child.parentId !== parentId) throw errors.notFound(`CI ${childId} is not a child of CI ${parentId}`);
+    requireLevel(model, actor, parent, Level.Write, 'ci.parent_forbidden');
+    requireLevelOnNamed(model, actor, child, Level.Write, 'Child CI', 'ci.move_forbidden');
+    if (child.parentId !== parentId) throw fail('ci.not_a_child', { childId, parentId });
     return { changes: [{ key: `ci:${childId}`, value: stamp({ ...child, parentId: null }, actor, now) }], result: () => childId };
   };
 }
 
 function requireInfluenceRights(model: PlatformModel, actor: Actor, dependentId: number, influentialId: number): void {
-  requireLevel(model, actor, findCi(model, dependentId, 'Dependent CI'), Level.Write, `Insufficient privileges on the dependent CI ${dependentId}`);
-  requireLevel(model, actor, findCi(model, influentialId, 'Influencing CI'), Level.Read, `Insufficient privileges on the influencing CI ${influentialId}`);
+  requireLevel(model, actor, findCi(model, dependentId, 'Dependent CI'), Level.Write, 'ci.dependent_forbidden');
+  requireLevel(model, actor, findCi(model, influentialId, 'Influencing CI'), Level.Read, 'ci.influencing_forbidden');
 }
 
 export function addInfluential(dependentId: number, influentialId: number, actor: Actor, now: string): PlatformCommand<number> {
@@ -61,7 +61,7 @@ export function addInfluential(dependentId: number, influentialId: number, actor
     requireInfluenceRights(model, actor, dependentId, influentialId);
     if (dependent.influentialIds.includes(influentialId)) return { changes: [], result: () => dependentId };
     if (dependentId === influentialId || reaches(dependentId, influentialId, (id) => cmdb.dependentIds(id))) {
-      throw errors.validation([{ path: '/id', message: `CI ${influentialId} already depends on CI ${dependentId}: the link would close a cycle` }], 'Invalid model: the influence graph would contain a cycle');
+      throw failFields('ci.influence_cycle', [{ path: '/id', message: `CI ${influentialId} already depends on CI ${dependentId}: the link would close a cycle` }]);
     }
     const next = stamp({ ...dependent, influentialIds: [...dependent.influentialIds, influentialId] }, actor, now);
     return { changes: [{ key: `ci:${dependentId}`, value: next }], result: () => dependentId };
@@ -72,7 +72,7 @@ export function removeInfluential(dependentId: number, influentialId: number, ac
   return (model) => {
     const dependent = findCi(model, dependentId, 'Dependent CI');
     findCi(model, influentialId, 'Influencing CI');
-    if (!dependent.influentialIds.includes(influentialId)) throw errors.notFound(`CI ${influentialId} does not influence CI ${dependentId}`);
+    if (!dependent.influentialIds.includes(influentialId)) throw fail('ci.influence_not_found', { influentialId, dependentId });
     requireInfluenceRights(model, actor, dependentId, influentialId);
     const next = stamp({ ...dependent, influentialIds: dependent.influentialIds.filter((x) => x !== influentialId) }, actor, now);
     return { changes: [{ key: `ci:${dependentId}`, value: next }], result: () => dependentId };

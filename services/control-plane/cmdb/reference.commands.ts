@@ -1,6 +1,6 @@
 /** Admin commands on CI types and CMDB systems. */
 import type { CiTypeCreateBody, CiTypePatchBody, CmdbSystemCreateBody } from '../../../schemas/cmdb-reference.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { fail } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
@@ -11,7 +11,7 @@ function allocate(model: PlatformModel, sequence: string, taken: (id: number) =>
     const { id, change } = model.sequences.next(sequence);
     return { id, changes: [change] };
   }
-  if (taken(wanted)) throw errors.conflict(`${what} ${wanted} already exists`);
+  if (taken(wanted)) throw fail('reference.id_taken', { what, id: wanted });
   const bumped = model.sequences.bump(sequence, wanted);
   return { id: wanted, changes: bumped ? [bumped] : [] };
 }
@@ -25,7 +25,7 @@ function defaultSwitch(model: PlatformModel, except: number): JournalChange[] {
 export function createCiType(body: CiTypeCreateBody): PlatformCommand<CiTypeRecord> {
   return (model) => {
     const cmdb = model.slices.cmdb;
-    for (const type of cmdb.types.values()) if (type.name === body.name) throw errors.conflict(`A CI type named ${body.name} already exists`);
+    for (const type of cmdb.types.values()) if (type.name === body.name) throw fail('ci_type.name_taken', { name: body.name });
     const { id, changes } = allocate(model, 'citype', (i) => cmdb.types.has(i), body.id, 'CI type');
     const isDefault = body.isDefault === true || cmdb.defaultType() === undefined;
     if (isDefault) changes.push(...defaultSwitch(model, id));
@@ -38,9 +38,9 @@ export function patchCiType(id: number, body: CiTypePatchBody): PlatformCommand<
   return (model) => {
     const cmdb = model.slices.cmdb;
     const type = cmdb.types.get(id);
-    if (!type) throw errors.notFound(`CI type ${id} not found`);
+    if (!type) throw fail('ci_type.not_found', { id });
     if (body.name !== undefined) {
-      for (const other of cmdb.types.values()) if (other.name === body.name && other.id !== id) throw errors.conflict(`A CI type named ${body.name} already exists`);
+      for (const other of cmdb.types.values()) if (other.name === body.name && other.id !== id) throw fail('ci_type.name_taken', { name: body.name });
     }
     const changes = body.isDefault ? defaultSwitch(model, id) : [];
     changes.push({ key: `citype:${id}`, value: { ...type, ...body, isDefault: type.isDefault || body.isDefault === true } });
@@ -52,9 +52,9 @@ export function deleteCiType(id: number): PlatformCommand<void> {
   return (model) => {
     const cmdb = model.slices.cmdb;
     const type = cmdb.types.get(id);
-    if (!type) throw errors.notFound(`CI type ${id} not found`);
-    if (type.isDefault) throw errors.conflict(`CI type ${id} is the default type; make another type default first`);
-    for (const ci of cmdb.cis.values()) if (ci.typeId === id) throw errors.conflict(`CI ${ci.id} has type ${id}; change or delete it first`);
+    if (!type) throw fail('ci_type.not_found', { id });
+    if (type.isDefault) throw fail('ci_type.is_default', { id });
+    for (const ci of cmdb.cis.values()) if (ci.typeId === id) throw fail('ci_type.in_use', { ciId: ci.id, id });
     return { changes: [{ key: `citype:${id}`, value: null }], result: () => undefined };
   };
 }
@@ -62,7 +62,7 @@ export function deleteCiType(id: number): PlatformCommand<void> {
 export function createCmdbSystem(body: CmdbSystemCreateBody): PlatformCommand<CmdbSystemRecord> {
   return (model) => {
     const cmdb = model.slices.cmdb;
-    for (const system of cmdb.systems.values()) if (system.name === body.name) throw errors.conflict(`A CMDB system named ${body.name} already exists`);
+    for (const system of cmdb.systems.values()) if (system.name === body.name) throw fail('cmdb_system.name_taken', { name: body.name });
     const { id, changes } = allocate(model, 'cmdbsystem', (i) => cmdb.systems.has(i), body.id, 'CMDB system');
     changes.push({ key: `cmdbsystem:${id}`, value: { id, name: body.name } satisfies CmdbSystemRecord });
     return { changes, result: (m) => m.slices.cmdb.systems.get(id)! };
@@ -73,8 +73,8 @@ export function renameCmdbSystem(id: number, name: string): PlatformCommand<Cmdb
   return (model) => {
     const cmdb = model.slices.cmdb;
     const system = cmdb.systems.get(id);
-    if (!system) throw errors.notFound(`CMDB system ${id} not found`);
-    for (const other of cmdb.systems.values()) if (other.name === name && other.id !== id) throw errors.conflict(`A CMDB system named ${name} already exists`);
+    if (!system) throw fail('cmdb_system.not_found', { id });
+    for (const other of cmdb.systems.values()) if (other.name === name && other.id !== id) throw fail('cmdb_system.name_taken', { name });
     return { changes: [{ key: `cmdbsystem:${id}`, value: { ...system, name } }], result: (m) => m.slices.cmdb.systems.get(id)! };
   };
 }
@@ -82,8 +82,8 @@ export function renameCmdbSystem(id: number, name: string): PlatformCommand<Cmdb
 export function deleteCmdbSystem(id: number): PlatformCommand<void> {
   return (model) => {
     const cmdb = model.slices.cmdb;
-    if (!cmdb.systems.has(id)) throw errors.notFound(`CMDB system ${id} not found`);
-    for (const ci of cmdb.cis.values()) if (ci.cmdbSystemId === id) throw errors.conflict(`CI ${ci.id} was created on CMDB system ${id}`);
+    if (!cmdb.systems.has(id)) throw fail('cmdb_system.not_found', { id });
+    for (const ci of cmdb.cis.values()) if (ci.cmdbSystemId === id) throw fail('cmdb_system.in_use', { ciId: ci.id, id });
     return { changes: [{ key: `cmdbsystem:${id}`, value: null }], result: () => undefined };
   };
 }

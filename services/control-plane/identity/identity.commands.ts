@@ -1,6 +1,6 @@
 /** Admin commands on users, workgroups, roles and tokens: validate on the model, return changes. */
 import type { RolePutBody, TokenCreateBody, UserCreateBody, UserPatchBody, WorkGroupCreateBody } from '../../../schemas/identity.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { PlatformRight, TokenRecord, UserRecord, WorkGroupRecord } from './identity.types.js';
@@ -12,24 +12,24 @@ const done = <R>(changes: JournalChange[], result: (m: PlatformModel) => R) => (
 
 export const findUser = (model: PlatformModel, id: number): UserRecord => {
   const user = model.slices.identity.users.get(id);
-  if (!user) throw errors.notFound(`User ${id} not found`);
+  if (!user) throw fail('user.not_found', { id });
   return user;
 };
 
 export const findWorkGroup = (model: PlatformModel, id: number): WorkGroupRecord => {
   const group = model.slices.identity.workGroups.get(id);
-  if (!group) throw errors.notFound(`Workgroup ${id} not found`);
+  if (!group) throw fail('work_group.not_found', { id });
   return group;
 };
 
 function checkRoles(model: PlatformModel, roles: readonly string[]): void {
   const unknown = roles.filter((r) => !model.slices.identity.roles.has(r));
-  if (unknown.length > 0) throw errors.badRequest(`Unknown role ${unknown.join(', ')}`, unknown.map((r) => ({ path: '/roles', message: `role ${r} does not exist` })));
+  if (unknown.length > 0) throw failFields('role.unknown', unknown.map((r) => ({ path: '/roles', message: `role ${r} does not exist` })), { names: unknown.join(', ') });
 }
 
 function checkUserName(model: PlatformModel, name: string, except?: number): void {
   for (const user of model.slices.identity.users.values()) {
-    if (user.name === name && user.id !== except) throw errors.conflict(`A user named ${name} already exists`);
+    if (user.name === name && user.id !== except) throw fail('user.name_taken', { name });
   }
 }
 
@@ -75,8 +75,8 @@ export function deleteUser(id: number): PlatformCommand<void> {
 export function createWorkGroup(body: WorkGroupCreateBody): PlatformCommand<WorkGroupRecord> {
   return (model) => {
     const identity = model.slices.identity;
-    for (const group of identity.workGroups.values()) if (group.name === body.name) throw errors.conflict(`A workgroup named ${body.name} already exists`);
-    if (body.id !== undefined && identity.workGroups.has(body.id)) throw errors.conflict(`Workgroup ${body.id} already exists`);
+    for (const group of identity.workGroups.values()) if (group.name === body.name) throw fail('work_group.name_taken', { name: body.name });
+    if (body.id !== undefined && identity.workGroups.has(body.id)) throw fail('work_group.id_taken', { id: body.id });
     const memberIds = [...new Set(body.memberIds ?? [])];
     for (const member of memberIds) findUser(model, member);
     const changes: JournalChange[] = [];
@@ -99,7 +99,7 @@ export function renameWorkGroup(id: number, name: string): PlatformCommand<WorkG
   return (model) => {
     const group = findWorkGroup(model, id);
     for (const other of model.slices.identity.workGroups.values()) {
-      if (other.name === name && other.id !== id) throw errors.conflict(`A workgroup named ${name} already exists`);
+      if (other.name === name && other.id !== id) throw fail('work_group.name_taken', { name });
     }
     return done([{ key: `workgroup:${id}`, value: { ...group, name } }], (m) => m.slices.identity.workGroups.get(id)!);
   };
@@ -110,8 +110,8 @@ export function deleteWorkGroup(id: number): PlatformCommand<void> {
   return (model) => {
     findWorkGroup(model, id);
     for (const ci of model.slices.cmdb.cis.values()) {
-      if (ci.ownerWorkGroupId === id) throw errors.conflict(`Workgroup ${id} owns CI ${ci.id}; move or delete its CIs first`);
-      if (ci.grants.some((g) => g.workGroupId === id)) throw errors.conflict(`Workgroup ${id} holds a grant on CI ${ci.id}; remove it first`);
+      if (ci.ownerWorkGroupId === id) throw fail('work_group.owns_ci', { id, ciId: ci.id });
+      if (ci.grants.some((g) => g.workGroupId === id)) throw fail('work_group.holds_grant', { id, ciId: ci.id });
     }
     refuseIfOwnsSlaTemplate(model, 'WorkGroup', id);
     return done([{ key: `workgroup:${id}`, value: null }], () => undefined);
@@ -133,7 +133,7 @@ const builtIn = new Set(BUILT_IN_ROLES.map((r) => r.name));
 
 export function putRole(name: string, body: RolePutBody): PlatformCommand<{ created: boolean }> {
   return (model) => {
-    if (builtIn.has(name)) throw errors.badRequest(`Role ${name} is built in and cannot be changed`);
+    if (builtIn.has(name)) throw fail('role.built_in_change', { name });
     const created = !model.slices.identity.roles.has(name);
     const rights = [...new Set(body.rights)] as PlatformRight[];
     return done([{ key: `role:${name}`, value: { name, description: body.description ?? '', rights } }], () => ({ created }));
@@ -142,10 +142,10 @@ export function putRole(name: string, body: RolePutBody): PlatformCommand<{ crea
 
 export function deleteRole(name: string): PlatformCommand<void> {
   return (model) => {
-    if (builtIn.has(name)) throw errors.badRequest(`Role ${name} is built in and cannot be deleted`);
-    if (!model.slices.identity.roles.has(name)) throw errors.notFound(`Role ${name} not found`);
+    if (builtIn.has(name)) throw fail('role.built_in_delete', { name });
+    if (!model.slices.identity.roles.has(name)) throw fail('role.not_found', { name });
     for (const user of model.slices.identity.users.values()) {
-      if (user.roles.includes(name)) throw errors.conflict(`User ${user.id} has role ${name}; take it away first`);
+      if (user.roles.includes(name)) throw fail('role.in_use', { userId: user.id, name });
     }
     return done([{ key: `role:${name}`, value: null }], () => undefined);
   };
@@ -155,7 +155,7 @@ export function issueToken(userId: number, body: TokenCreateBody, secret: string
   return (model) => {
     findUser(model, userId);
     const expiresAt = body.expiresAt ? new Date(body.expiresAt).toISOString() : null;
-    if (expiresAt && expiresAt <= now) throw errors.badRequest('expiresAt must be in the future', [{ path: '/expiresAt', message: 'must be in the future' }]);
+    if (expiresAt && expiresAt <= now) throw failFields('token.expiry_past', [{ path: '/expiresAt', message: 'must be in the future' }]);
     const { id, change } = model.sequences.next('token');
     const token: TokenRecord = { id, userId, name: body.name ?? 'personal', sha256: sha256Hex(secret), createdAt: now, expiresAt, revokedAt: null, lastUsedAt: null };
     return done([change, { key: `token:${id}`, value: token }], (m) => m.slices.identity.tokens.get(id)!);
@@ -165,7 +165,7 @@ export function issueToken(userId: number, body: TokenCreateBody, secret: string
 export function revokeToken(userId: number, tokenId: number, now: string): PlatformCommand<TokenRecord> {
   return (model) => {
     const token = model.slices.identity.tokens.get(tokenId);
-    if (!token || token.userId !== userId) throw errors.notFound(`Token ${tokenId} of user ${userId} not found`);
+    if (!token || token.userId !== userId) throw fail('token.not_found', { tokenId, userId });
     if (token.revokedAt) return done([], (m) => m.slices.identity.tokens.get(tokenId)!);
     return done([{ key: `token:${tokenId}`, value: { ...token, revokedAt: now } }], (m) => m.slices.identity.tokens.get(tokenId)!);
   };

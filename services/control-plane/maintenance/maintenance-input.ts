@@ -4,7 +4,7 @@
  * but the body, so they run before the mode is looked up (400 before 404, as for CIs).
  */
 import type { MaintenanceCreateBody, MaintenanceUpdateBody, ScopeInputBody } from '../../../schemas/maintenance.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { failFields } from '../../runtime/errors.js';
 import type { Scope } from './maintenance.types.js';
 
 export interface ScopeItem {
@@ -30,7 +30,7 @@ const EXAMPLE = '2026-11-21T10:00:00Z or 2026-11-21T12:00:00+02:00';
 export function parseDateTime(value: string, path: string): number {
   const field = path.slice(1).replaceAll('/', '.');
   const m = DATE_TIME.exec(value);
-  const bad = (why: string) => errors.badRequest(`${field} ${why}: ${JSON.stringify(value)}`, [{ path, message: why }]);
+  const bad = (why: string) => failFields('maintenance.field_invalid', [{ path, message: why }], { field, why, value: JSON.stringify(value) });
   if (!m) throw bad(`is not an ISO 8601 date-time (e.g. ${EXAMPLE})`);
   // Without an offset the instant is ambiguous: refuse rather than guess the server's zone.
   if (m[7] === undefined) throw bad(`has no UTC offset; add Z or ±hh:mm (e.g. ${EXAMPLE})`);
@@ -47,17 +47,17 @@ export function parseDateTime(value: string, path: string): number {
 const isCiId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 
 function readScope(items: ScopeInputBody[]): ScopeItem[] {
-  if (items.length === 0) throw errors.badRequest('The CI list (configItems) is empty; a maintenance mode needs at least one CI', [{ path: '/configItems', message: 'must not be empty' }]);
+  if (items.length === 0) throw failFields('maintenance.cis_empty', [{ path: '/configItems', message: 'must not be empty' }]);
   const seen = new Set<number>();
   return items.map((item, i) => {
     const path = `/configItems/${i}`;
-    if (item.id === null || item.id === undefined) throw errors.badRequest(`The CI id is missing in configItems[${i}]`, [{ path: `${path}/id`, message: 'is required' }]);
-    if (!isCiId(item.id)) throw errors.badRequest(`Invalid CI id in configItems[${i}]: ${item.id}`, [{ path: `${path}/id`, message: 'must be a positive integer' }]);
-    if (seen.has(item.id)) throw errors.badRequest(`CI ${item.id} is listed twice in configItems`, [{ path: `${path}/id`, message: 'is listed twice' }]);
+    if (item.id === null || item.id === undefined) throw failFields('maintenance.ci_id_missing', [{ path: `${path}/id`, message: 'is required' }], { index: i });
+    if (!isCiId(item.id)) throw failFields('maintenance.ci_id_invalid', [{ path: `${path}/id`, message: 'must be a positive integer' }], { index: i, id: String(item.id) });
+    if (seen.has(item.id)) throw failFields('maintenance.ci_twice', [{ path: `${path}/id`, message: 'is listed twice' }], { id: item.id });
     seen.add(item.id);
     const depth = item.depth ?? -1;
     if (!Number.isSafeInteger(depth) || depth < -1) {
-      throw errors.badRequest(`Invalid graph depth in configItems[${i}]: ${depth}`, [{ path: `${path}/depth`, message: 'must be -1 (all successors) or an integer from 0' }]);
+      throw failFields('maintenance.depth_invalid', [{ path: `${path}/depth`, message: 'must be -1 (all successors) or an integer from 0' }], { index: i, depth });
     }
     return { ciId: item.id, scope: item.scope, depth };
   });
@@ -65,9 +65,9 @@ function readScope(items: ScopeInputBody[]): ScopeItem[] {
 
 /** #4, and #5 (PUT replaces the whole mode): dates and a non-empty CI list are required. */
 export function readFullBody(body: MaintenanceCreateBody | MaintenanceUpdateBody): ModeInput {
-  if (body.dateStart === null || body.dateStart === undefined) throw errors.badRequest('The start time (dateStart) is missing', [{ path: '/dateStart', message: 'is required' }]);
-  if (body.dateEnd === null || body.dateEnd === undefined) throw errors.badRequest('The end time (dateEnd) is missing', [{ path: '/dateEnd', message: 'is required' }]);
-  if (body.configItems === null || body.configItems === undefined) throw errors.badRequest('The CI list (configItems) is missing', [{ path: '/configItems', message: 'is required' }]);
+  if (body.dateStart === null || body.dateStart === undefined) throw failFields('maintenance.start_missing', [{ path: '/dateStart', message: 'is required' }]);
+  if (body.dateEnd === null || body.dateEnd === undefined) throw failFields('maintenance.end_missing', [{ path: '/dateEnd', message: 'is required' }]);
+  if (body.configItems === null || body.configItems === undefined) throw failFields('maintenance.cis_missing', [{ path: '/configItems', message: 'is required' }]);
   const start = parseDateTime(body.dateStart, '/dateStart');
   const end = parseDateTime(body.dateEnd, '/dateEnd');
   requireEndAfterStart(start, end);
@@ -94,11 +94,11 @@ export function readPatchBody(body: MaintenanceUpdateBody): ModeInput {
 }
 
 export function requireEndAfterStart(start: number, end: number): void {
-  if (end <= start) throw errors.badRequest('The end of the mode (dateEnd) must be after its start (dateStart)', [{ path: '/dateEnd', message: 'must be after dateStart' }]);
+  if (end <= start) throw failFields('maintenance.end_before_start', [{ path: '/dateEnd', message: 'must be after dateStart' }]);
 }
 
 export function requireEndInFuture(end: number, now: number): void {
   if (end <= now) {
-    throw errors.badRequest(`The end of the mode (dateEnd) must be later than the current time (${new Date(now).toISOString()})`, [{ path: '/dateEnd', message: 'must be in the future' }]);
+    throw failFields('maintenance.end_past', [{ path: '/dateEnd', message: 'must be in the future' }], { now: new Date(now).toISOString() });
   }
 }

@@ -3,7 +3,7 @@
  * scalar field and paging. Pure: the route passes the query parameters and the visible modes.
  */
 import type { DateTimeFilterBody, MaintenanceFilterBody } from '../../../schemas/maintenance.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { failFields } from '../../runtime/errors.js';
 import { parseDateTime } from './maintenance-input.js';
 import type { MaintenanceSlice } from './maintenance.slice.js';
 import { modeState, type MaintenanceRecord, type ModeState } from './maintenance.types.js';
@@ -24,7 +24,7 @@ export interface ListQuery {
 const INTEGER = /^-?\d+$/;
 
 export function parseListQuery(raw: Readonly<Record<string, string | undefined>>): ListQuery {
-  const bad = (name: string, why: string) => errors.badRequest(`Invalid ${name}: ${JSON.stringify(raw[name])}; ${why}`, [{ path: `/${name}`, message: why }]);
+  const bad = (name: string, why: string) => failFields('maintenance.query_invalid', [{ path: `/${name}`, message: why }], { name, value: JSON.stringify(raw[name]), why });
   const sortCol = raw['sortCol'] ?? 'id';
   if (!(SORT_COLUMNS as readonly string[]).includes(sortCol)) throw bad('sortCol', `sorting works on ${SORT_COLUMNS.join(', ')}`);
   const sortDir = (raw['sortDir'] ?? 'asc').toLowerCase();
@@ -112,7 +112,7 @@ export function readFilter(body: MaintenanceFilterBody): ModeFilter {
   const end = readDateFilter(body.dateEnd, '/dateEnd');
   if (end) filter.end = end;
   if (Object.keys(filter).length === 0) {
-    throw errors.badRequest('The filter is empty: give at least one of ids, dateStart, dateEnd, configItemIds', [{ path: '/', message: 'no criterion' }]);
+    throw failFields('maintenance.filter_empty', [{ path: '/', message: 'no criterion' }]);
   }
   return filter;
 }

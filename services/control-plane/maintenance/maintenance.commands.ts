@@ -4,7 +4,7 @@
  * (maintenance-input.ts). Order of the checks: the body (400) ▸ the mode (404) ▸ rights (403)
  * ▸ rules on the mode's state and on the CIs (400).
  */
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
@@ -23,13 +23,14 @@ const accessible = (model: PlatformModel, actor: Actor, ciId: number): boolean =
 function resolveScope(model: PlatformModel, actor: Actor, items: ScopeItem[], options: ScopeOptions): ScopeItem[] {
   const failing = items.map((item, i) => ({ item, i })).filter(({ item }) => !accessible(model, actor, item.ciId));
   if (options.batchValidate && failing.length > 0) {
-    throw errors.badRequest(
-      `CIs not found or not accessible: ${failing.map(({ item }) => item.ciId).join(', ')}`,
+    throw failFields(
+      'maintenance.cis_not_accessible',
       failing.map(({ i }) => ({ path: `/configItems/${i}/id`, message: 'CI not found or not accessible' })),
+      { ids: failing.map(({ item }) => item.ciId).join(', ') },
     );
   }
   const kept = items.filter((item) => accessible(model, actor, item.ciId));
-  if (kept.length === 0) throw errors.badRequest('None of the CIs in configItems was found or is accessible', [{ path: '/configItems', message: 'no CI found or accessible' }]);
+  if (kept.length === 0) throw failFields('maintenance.no_ci_accessible', [{ path: '/configItems', message: 'no CI found or accessible' }]);
   return kept;
 }
 
@@ -61,7 +62,7 @@ export function createMode(input: ModeInput, options: ScopeOptions, actor: Actor
 
 export function findMode(model: PlatformModel, id: number): MaintenanceRecord {
   const mode = model.slices.maintenance.modes.get(id);
-  if (!mode) throw errors.notFound(`Maintenance mode ${id} not found`);
+  if (!mode) throw fail('maintenance.not_found', { id });
   return mode;
 }
 
@@ -73,16 +74,16 @@ function requireEditRight(model: PlatformModel, actor: Actor, mode: MaintenanceR
   const cmdb = model.slices.cmdb;
   for (const entry of mode.entries) {
     if (cmdb.cis.has(entry.ciId) && !accessible(model, actor, entry.ciId)) {
-      throw errors.forbidden(`No permission to edit maintenance mode ${mode.id}: it covers CIs you cannot read`);
+      throw fail('maintenance.edit_forbidden', { id: mode.id });
     }
   }
 }
 
 function refuseEnded(mode: MaintenanceRecord, state: 'Completed' | 'Canceled', cancel: boolean): never {
   if (state === 'Canceled') {
-    throw errors.badRequest(cancel ? `Maintenance mode ${mode.id} was already canceled, so it cannot be canceled again` : `Maintenance mode ${mode.id} was canceled, so it cannot be changed`);
+    throw fail(cancel ? 'maintenance.canceled_cancel' : 'maintenance.canceled_change', { id: mode.id });
   }
-  throw errors.badRequest(cancel ? `Maintenance mode ${mode.id} has already ended, so it cannot be completed` : `Maintenance mode ${mode.id} has already ended, so it cannot be changed`);
+  throw fail(cancel ? 'maintenance.ended_complete' : 'maintenance.ended_change', { id: mode.id });
 }
 
 /**
@@ -117,7 +118,7 @@ export function editMode(id: number, input: ModeInput, options: ScopeOptions, ac
     const start = input.start ?? mode.start;
     const end = input.end ?? mode.end;
     if (state === 'Active' && start !== mode.start) {
-      throw errors.badRequest(`Maintenance mode ${id} has already started, so its start time cannot be changed`, [{ path: '/dateStart', message: 'cannot change once the mode has started' }]);
+      throw failFields('maintenance.start_fixed', [{ path: '/dateStart', message: 'cannot change once the mode has started' }], { id });
     }
     requireEndAfterStart(start, end);
     // A cancel ends the mode now, whatever end the body names.

@@ -4,7 +4,7 @@
  */
 import { publicTemplate } from '../../../schemas/sla-template.schema.js';
 import { periodRange } from '../../../pipelines/sla/period-range.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import { parseDateTime } from '../maintenance/maintenance-input.js';
 import type { PlatformCommand } from '../slices.js';
@@ -25,14 +25,14 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function orderReport(order: SlaOrder): PlatformCommand<SlaReportRecord> {
   return (model) => {
     const template = model.slices.slaTemplates.templates.get(order.templateId);
-    if (!template) throw errors.badRequest(`SLA template ${order.templateId} does not exist`, [{ path: '/template/id', message: 'no such template' }]);
-    if (!canReadTemplate(model, order.reader, template)) throw errors.forbidden(`Insufficient rights to read SLA template ${order.templateId}`);
+    if (!template) throw failFields('sla_template.unknown', [{ path: '/template/id', message: 'no such template' }], { id: order.templateId });
+    if (!canReadTemplate(model, order.reader, template)) throw fail('sla_template.read_forbidden', { id: order.templateId });
     let start: number;
     let end: number;
     if (order.range) {
       start = parseDateTime(order.range.start, '/range/start');
       end = parseDateTime(order.range.end, '/range/end');
-      if (end <= start) throw errors.badRequest('range.end must be later than range.start', [{ path: '/range/end', message: 'not after start' }]);
+      if (end <= start) throw failFields('sla_report.range_invalid', [{ path: '/range/end', message: 'not after start' }]);
     } else {
       ({ start, end } = periodRange(template.period, template.timeZone, order.now));
     }

@@ -6,7 +6,7 @@
 import type {
   SlaCalendarModel, SlaMultiTemplateModel, SlaSingleTemplateModel, SlaTemplateAdminModel, SlaTemplateCreateBody, SlaTemplatePatchBody,
 } from '../../../schemas/sla-template.schema.js';
-import { errors, type FieldError } from '../../runtime/errors.js';
+import { type FieldError, fail, failFields } from '../../runtime/errors.js';
 import type { PlatformModel } from '../slices.js';
 
 /** A whole template before checks: a create body, or a stored template with a patch applied. */
@@ -31,7 +31,7 @@ const DAY_END = 24 * 60;
 /** The draft a PATCH body makes of a stored template (lists, calendar and owner replaced whole). */
 export function patchedDraft(current: SlaTemplateAdminModel, patch: SlaTemplatePatchBody): { draft: SlaTemplateDraft; refs: RefChecks } {
   if (patch.type !== undefined && patch.type !== current.type) {
-    throw errors.validation([{ path: '/type', message: `cannot change from ${current.type}; create a new template instead` }], 'The type of an SLA template cannot change');
+    throw failFields('sla_template.type_fixed', [{ path: '/type', message: `cannot change from ${current.type}; create a new template instead` }]);
   }
   const ownerGiven = patch.ownerType !== undefined || patch.userId !== undefined || patch.workGroupId !== undefined;
   const owner = ownerGiven
@@ -87,7 +87,7 @@ export function checkTemplate(model: PlatformModel, draft: SlaTemplateDraft, ref
     if (draft.templates === undefined) fail('/templates', 'is required for a Multi template');
     fields = { type: 'Multi', ...common, templates: checkMembers(model, draft.templates ?? [], refs.templates, fail) };
   }
-  if (problems.length > 0) throw errors.validation(problems, `The SLA template is not valid: ${problems[0]!.path} ${problems[0]!.message}`);
+  if (problems.length > 0) throw failFields('sla_template.invalid', problems, { path: problems[0]!.path, reason: problems[0]!.message });
   return fields;
 }
 

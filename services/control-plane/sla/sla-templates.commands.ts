@@ -4,7 +4,7 @@
  * deleting a Single template a Multi template still lists.
  */
 import type { SlaTemplateCreateBody, SlaTemplatePatchBody } from '../../../schemas/sla-template.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { fail } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import { ALL_REFS, checkTemplate, patchedDraft } from './sla-template-input.js';
 import type { SlaTemplateRecord } from './sla-templates.slice.js';
@@ -13,13 +13,13 @@ const key = (id: number): string => `sla-template:${id}`;
 
 export function findSlaTemplate(model: PlatformModel, id: number): SlaTemplateRecord {
   const template = model.slices.slaTemplates.templates.get(id);
-  if (!template) throw errors.notFound(`SLA template ${id} not found`);
+  if (!template) throw fail('sla_template.not_found', { id });
   return template;
 }
 
 function checkName(model: PlatformModel, name: string, except?: number): void {
   const other = model.slices.slaTemplates.byName(name);
-  if (other && other.id !== except) throw errors.conflict(`An SLA template named ${name} already exists (id ${other.id})`);
+  if (other && other.id !== except) throw fail('sla_template.name_taken', { name, id: other.id });
 }
 
 export function createSlaTemplate(body: SlaTemplateCreateBody, now: string): PlatformCommand<SlaTemplateRecord> {
@@ -47,7 +47,7 @@ export function deleteSlaTemplate(id: number): PlatformCommand<void> {
   return (model) => {
     findSlaTemplate(model, id);
     const multis = model.slices.slaTemplates.multisUsing(id);
-    if (multis.length > 0) throw errors.conflict(`SLA template ${id} is part of the Multi template${multis.length > 1 ? 's' : ''} ${multis.join(', ')}; remove it there first`);
+    if (multis.length > 0) throw fail('sla_template.in_multi', { id, templates: `template${multis.length > 1 ? 's' : ''} ${multis.join(', ')}` });
     return { changes: [{ key: key(id), value: null }], result: () => undefined };
   };
 }
@@ -60,7 +60,7 @@ export function refuseIfOwnsSlaTemplate(model: PlatformModel, ownerType: 'User' 
   for (const template of model.slices.slaTemplates.templates.values()) {
     const owner = ownerType === 'User' ? template.userId : template.workGroupId;
     if (template.ownerType === ownerType && owner === ownerId) {
-      throw errors.conflict(`${ownerType === 'User' ? 'User' : 'Workgroup'} ${ownerId} owns SLA template ${template.id}; give it another owner or delete it first`);
+      throw fail('sla_template.owner_in_use', { ownerType: ownerType === 'User' ? 'User' : 'Workgroup', ownerId, id: template.id });
     }
   }
 }

@@ -1,6 +1,6 @@
 /** Admin commands on streams (DESIGN §6): keys are generated here and rotatable. */
 import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
-import { errors } from '../../runtime/errors.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { StreamRecord } from './streams.slice.js';
 
@@ -8,7 +8,7 @@ export type StreamStatus = StreamRecord['status'];
 
 function findStream(model: PlatformModel, id: number): StreamRecord {
   const stream = model.slices.streams.streams.get(id);
-  if (!stream) throw errors.notFound(`Stream ${id} not found`);
+  if (!stream) throw fail('stream.not_found', { id });
   return stream;
 }
 
@@ -20,16 +20,16 @@ export function checkStreamConfig(config: StreamConfigModel | undefined): void {
     try {
       regex = new RegExp(parser.pattern);
     } catch (error) {
-      throw errors.badRequest('The text parser pattern is not a valid regular expression', [{ path: '/config/parser/pattern', message: (error as Error).message }]);
+      throw failFields('stream.pattern_invalid', [{ path: '/config/parser/pattern', message: (error as Error).message }]);
     }
     if (!/\(\?<[A-Za-z_][A-Za-z0-9_]*>/.test(regex.source)) {
-      throw errors.badRequest('The text parser pattern needs at least one named group', [{ path: '/config/parser/pattern', message: 'has no named group (?<name>...)' }]);
+      throw failFields('stream.pattern_without_group', [{ path: '/config/parser/pattern', message: 'has no named group (?<name>...)' }]);
     }
   }
 }
 
 function checkName(model: PlatformModel, name: string, except?: number): void {
-  for (const s of model.slices.streams.streams.values()) if (s.name === name && s.id !== except) throw errors.conflict(`A stream named ${name} already exists`);
+  for (const s of model.slices.streams.streams.values()) if (s.name === name && s.id !== except) throw fail('stream.name_taken', { name });
 }
 
 export function createStream(body: StreamCreateBody, key: string, now: string): PlatformCommand<StreamRecord> {
@@ -64,7 +64,7 @@ export function setStreamStatus(id: number, status: StreamStatus, now: string): 
   return (model) => {
     const stream = findStream(model, id);
     if (stream.status === 'pendingDeletion' && status !== 'pendingDeletion') {
-      throw errors.conflict(`Stream ${id} is pending deletion; it can only be deleted`);
+      throw fail('stream.pending_deletion', { id });
     }
     if (stream.status === status) return { changes: [], result: (m) => m.slices.streams.streams.get(id)! };
     return { changes: [{ key: `stream:${id}`, value: { ...stream, status, updatedAt: now } }], result: (m) => m.slices.streams.streams.get(id)! };

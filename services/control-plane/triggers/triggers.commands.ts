@@ -6,7 +6,7 @@
  */
 import type { TriggerCreateBody, TriggerPatchBody } from '../../../schemas/trigger.schema.js';
 import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
-import { errors, type FieldError } from '../../runtime/errors.js';
+import { type FieldError, fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { TriggerRecord } from './triggers.slice.js';
 
@@ -15,7 +15,7 @@ type TriggerFields = Omit<TriggerRecord, 'id' | 'createdAt' | 'updatedAt'>;
 
 function findTrigger(model: PlatformModel, id: number): TriggerRecord {
   const trigger = model.slices.triggers.triggers.get(id);
-  if (!trigger) throw errors.notFound(`Trigger ${id} not found`);
+  if (!trigger) throw fail('trigger.not_found', { id });
   return trigger;
 }
 
@@ -53,9 +53,9 @@ export function triggerFieldErrors(model: PlatformModel, trigger: TriggerFields)
 
 function check(model: PlatformModel, trigger: TriggerFields, except?: number): void {
   const fieldErrors = triggerFieldErrors(model, trigger);
-  if (fieldErrors.length > 0) throw errors.validation(fieldErrors, 'The trigger refers to what does not exist or cannot be used');
+  if (fieldErrors.length > 0) throw failFields('trigger.references_invalid', fieldErrors);
   for (const t of model.slices.triggers.triggers.values()) {
-    if (t.name === trigger.name && t.id !== except) throw errors.conflict(`A trigger named ${trigger.name} already exists`);
+    if (t.name === trigger.name && t.id !== except) throw fail('trigger.name_taken', { name: trigger.name });
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { promisify } from 'node:util';
-import { errors } from '../errors.js';
+import { fail } from '../errors.js';
 
 export type BodyEncoding = 'identity' | 'gzip' | 'deflate';
 
@@ -16,7 +16,7 @@ const ENCODINGS: Record<string, BodyEncoding> = { '': 'identity', identity: 'ide
 export function bodyEncodingOf(header: string | undefined): BodyEncoding {
   const name = (header ?? '').trim().toLowerCase();
   const encoding = ENCODINGS[name];
-  if (!encoding) throw errors.unsupportedMediaType(`Content-Encoding ${JSON.stringify(header)} is not supported: send gzip, deflate or no encoding`);
+  if (!encoding) throw fail('http.encoding_unsupported', { encoding: JSON.stringify(header) });
   return encoding;
 }
 
@@ -37,7 +37,7 @@ export async function decodeBody(body: Buffer, encoding: BodyEncoding, limit: nu
       throw error;
     });
   } catch (error) {
-    if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE') throw errors.payloadTooLarge(`The body exceeds the limit of ${limit} bytes once decoded (${encoding})`);
-    throw errors.badRequest(`The body is not valid ${encoding} data: ${(error as Error).message}`);
+    if (codeOf(error) === 'ERR_BUFFER_TOO_LARGE') throw fail('http.body_too_large_decoded', { limit, encoding });
+    throw fail('http.body_not_decodable', { encoding, reason: (error as Error).message });
   }
 }

@@ -5,7 +5,7 @@
  * loader gives them) showed in the ingestion profile.
  */
 import type { HttpResponse } from 'uWebSockets.js';
-import { errors, AppError } from '../errors.js';
+import { fail, failFields } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
@@ -109,15 +109,15 @@ export class Exchange implements ResponseState {
     const { compiled, request } = this;
     if (headerBytes > MAX_HEADER_BYTES) {
       // Answered before the body is read: the connection closes rather than carry it unread.
-      this.fail(errors.headerFieldsTooLarge(`The request's header fields take ${headerBytes} bytes; the limit is ${MAX_HEADER_BYTES}`), compiled?.hasBody ?? true);
+      this.fail(fail('http.header_fields_too_large', { bytes: headerBytes, limit: MAX_HEADER_BYTES }), compiled?.hasBody ?? true);
       return;
     }
     if (!compiled) {
       const allowed = this.context.allowedMethods(request.path);
       this.fail(
         allowed.length > 0
-          ? new AppError('method-not-allowed', `${request.method} is not allowed on ${request.path}`, undefined, { Allow: [...new Set(allowed)].join(', ') })
-          : new AppError('route-not-found', `No route for ${request.method} ${request.path}`),
+          ? fail('http.method_not_allowed', { method: request.method, path: request.path }).withHeaders({ Allow: [...new Set(allowed)].join(', ') })
+          : fail('http.route_not_found', { method: request.method, path: request.path }),
       );
       return;
     }
@@ -159,21 +159,22 @@ export class Exchange implements ResponseState {
       return;
     }
     if (!compiled.accepts.has(request.contentType)) {
-      throw new AppError('unsupported-media-type', `Content-Type must be ${[...compiled.accepts].join(' or ')}${request.contentType ? `, not ${request.contentType}` : ''}`);
+      const accepted = [...compiled.accepts].join(' or ');
+      throw request.contentType ? fail('http.content_type_unsupported', { accepted, given: request.contentType }) : fail('http.content_type_missing', { accepted });
     }
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
     // Bodies are read as UTF-8: another charset would be decoded wrong, not refused.
-    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) throw errors.unsupportedMediaType(`The body must be UTF-8, not ${charset}`);
+    if (charset !== undefined && !UTF8_CHARSETS.has(charset)) throw fail('http.charset_unsupported', { charset });
     const encoding = bodyEncodingOf(request.headers['content-encoding']);
     const limit = this.limit();
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > limit) {
-      this.fail(new AppError('payload-too-large', `The body is ${declared} bytes; the limit is ${limit}`), true);
+      this.fail(fail('http.body_too_large_declared', { declared, limit }), true);
       return;
     }
     (reader ?? new BodyReader(this.res, limit)).take((body) => {
       if (body === undefined) {
-        this.fail(new AppError('payload-too-large', `The body exceeds the limit of ${limit} bytes`), true);
+        this.fail(fail('http.body_too_large', { limit }), true);
         return;
       }
       const use = (decoded: Buffer): void => {
@@ -203,9 +204,9 @@ export class Exchange implements ResponseState {
       if (value === undefined) notBoolean.push(name);
       else raw[name] = value;
     }
-    if (notBoolean.length > 0) throw errors.validation(notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })), 'Invalid query parameters');
+    if (notBoolean.length > 0) throw failFields('http.query_invalid', notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })));
     const converted = checker.Convert(raw) as Record<string, unknown>;
-    if (!checker.Check(converted)) throw errors.validation(fieldErrors(checker, converted), 'Invalid query parameters');
+    if (!checker.Check(converted)) throw failFields('http.query_invalid', fieldErrors(checker, converted));
     if (compiled.checkedQueries.size >= CHECKED_QUERIES_KEPT) compiled.checkedQueries.clear();
     const frozen = Object.freeze(converted);
     compiled.checkedQueries.set(key, frozen);
@@ -264,13 +265,13 @@ export class Exchange implements ResponseState {
 }
 
 function parseJson(body: Buffer, checker: Checker): unknown {
-  if (body.length === 0 || body.toString('utf8').trim() === '') throw new AppError('empty-body', 'The request body is empty');
+  if (body.length === 0 || body.toString('utf8').trim() === '') throw fail('http.body_empty');
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
   } catch (error) {
-    throw new AppError('invalid-json', `The body is not valid JSON: ${(error as Error).message}`);
+    throw fail('http.body_not_json', { reason: (error as Error).message });
   }
-  if (!checker.Check(value)) throw errors.validation(fieldErrors(checker, value));
+  if (!checker.Check(value)) throw failFields('http.body_invalid', fieldErrors(checker, value));
   return value;
 }

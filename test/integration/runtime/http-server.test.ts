@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { createHttpServer, type HttpServer } from '../../../services/runtime/http/server.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { json, type Route } from '../../../services/runtime/http/route.js';
-import { errors } from '../../../services/runtime/errors.js';
+import { fail } from '../../../services/runtime/errors.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { call } from '../../support/http.js';
 
@@ -28,7 +28,7 @@ const routes: Route[] = [
     tags: ['test'],
     schema: { query: Type.Object({ verbose: Type.Optional(Type.Boolean()) }), responses: { 200: { description: 'ok' } } },
     handler: (req) => {
-      if (req.params['id'] === 'missing') throw errors.notFound('Thing missing not found');
+      if (req.params['id'] === 'missing') throw fail('ci.not_found', { what: 'Thing', id: 'missing' });
       if (req.params['id'] === 'boom') throw new Error('secret internal detail');
       return json(200, { id: req.params['id'], verbose: req.query.get('verbose') });
     },

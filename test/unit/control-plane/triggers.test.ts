@@ -35,7 +35,7 @@ function refused(t: Test, m: PlatformModel, command: PlatformCommand<unknown>, c
     t.fail(`expected ${code}`);
   } catch (error) {
     t.ok(error instanceof AppError);
-    t.equal((error as AppError).code, code);
+    t.equal((error as AppError).kind, code);
     t.same(((error as AppError).errors ?? []).map((e) => e.path), paths);
   }
 }

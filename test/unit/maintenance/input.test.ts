@@ -5,11 +5,11 @@ import { parseListQuery, searchMatcher } from '../../../services/control-plane/m
 import { isAppError } from '../../../services/runtime/errors.js';
 import { modeRecord, T0 } from './model-fixture.js';
 
-const failure = (fn: () => unknown): { status: number; detail: string; path: string | undefined } => {
+const failure = (fn: () => unknown): { kind: string; detail: string; path: string | undefined } => {
   try {
     fn();
   } catch (error) {
-    if (isAppError(error)) return { status: error.status, detail: error.detail, path: error.errors?.[0]?.path };
+    if (isAppError(error)) return { kind: error.kind, detail: error.detail, path: error.errors?.[0]?.path };
     throw error;
   }
   throw new Error('expected a failure');
@@ -21,7 +21,7 @@ t.test('date-times need an offset; any offset is accepted and read as the same i
   t.equal(parseDateTime('2026-11-21T10:00:00.123456789Z', '/dateStart'), Date.parse('2026-11-21T10:00:00.123Z'));
   t.equal(parseDateTime('2026-11-21T10:00-05:30', '/dateStart'), Date.parse('2026-11-21T15:30:00.000Z'));
   const noOffset = failure(() => parseDateTime('2026-11-21T10:00:00', '/dateStart'));
-  t.equal(noOffset.status, 400);
+  t.equal(noOffset.kind, 'bad-request');
   t.match(noOffset.detail, /dateStart has no UTC offset/);
   t.equal(noOffset.path, '/dateStart');
   t.match(failure(() => parseDateTime('21.11.2026 10:00', '/dateEnd')).detail, /dateEnd is not an ISO 8601 date-time/);
@@ -49,7 +49,7 @@ t.test('full body: each missing or invalid part has its own message', async (t) 
   ];
   for (const [name, body, detail, path] of cases) {
     const f = failure(() => readFullBody(body as never));
-    t.equal(f.status, 400, name);
+    t.equal(f.kind, 'bad-request', name);
     t.match(f.detail, detail, name);
     t.equal(f.path, path, name);
   }
@@ -66,7 +66,7 @@ t.test('list query: defaults, and a 400 naming each bad parameter', async (t) =>
   t.same(parseListQuery({ sortCol: 'state', sortDir: 'DESC', page: '3', perPage: '-1', search: '  db ' }), { sortCol: 'state', sortDir: 'desc', page: 3, perPage: -1, search: 'db' });
   for (const [name, value] of [['sortCol', 'configItems'], ['sortCol', 'labels'], ['sortDir', 'up'], ['page', '0'], ['page', 'x'], ['page', '1.5'], ['perPage', '0'], ['perPage', '-2'], ['perPage', '']] as const) {
     const f = failure(() => parseListQuery({ [name]: value }));
-    t.equal(f.status, 400, `${name}=${value}`);
+    t.equal(f.kind, 'bad-request', `${name}=${value}`);
     t.equal(f.path, `/${name}`, `${name}=${value}`);
   }
 });

@@ -1,0 +1,206 @@
+/**
+ * Every error the platform answers with, in one place (issue #15): a stable machine code, the
+ * kind of failure, and the message template (`{name}` is filled from the raise's parameters).
+ * Kinds say what went wrong in the domain's words; only the HTTP edge (http/problem.ts) turns a
+ * kind into a status. docs/errors.md is rendered from this table (`npm run docs:errors`), and a
+ * test checks that the page is current and that every code here is raised somewhere.
+ * Codes are part of the API: rename one only with a deprecation.
+ */
+export const ERROR_KINDS = [
+  'bad-request',
+  'validation',
+  'invalid-json',
+  'empty-body',
+  'unauthorized',
+  'forbidden',
+  'not-found',
+  'route-not-found',
+  'method-not-allowed',
+  'conflict',
+  'gone',
+  'payload-too-large',
+  'unsupported-media-type',
+  'header-fields-too-large',
+  'unprocessable',
+  'internal',
+  'unavailable',
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export interface CatalogueEntry {
+  readonly kind: ErrorKind;
+  readonly message: string;
+}
+
+export const ERROR_CATALOGUE = {
+  // The HTTP layer: what any request may meet before its handler runs.
+  'http.route_not_found': { kind: 'route-not-found', message: 'No route for {method} {path}' },
+  'http.method_not_allowed': { kind: 'method-not-allowed', message: '{method} is not allowed on {path}' },
+  'http.header_fields_too_large': { kind: 'header-fields-too-large', message: "The request's header fields take {bytes} bytes; the limit is {limit}" },
+  'http.content_type_missing': { kind: 'unsupported-media-type', message: 'Content-Type must be {accepted}' },
+  'http.content_type_unsupported': { kind: 'unsupported-media-type', message: 'Content-Type must be {accepted}, not {given}' },
+  'http.charset_unsupported': { kind: 'unsupported-media-type', message: 'The body must be UTF-8, not {charset}' },
+  'http.encoding_unsupported': { kind: 'unsupported-media-type', message: 'Content-Encoding {encoding} is not supported: send gzip, deflate or no encoding' },
+  'http.body_too_large_declared': { kind: 'payload-too-large', message: 'The body is {declared} bytes; the limit is {limit}' },
+  'http.body_too_large': { kind: 'payload-too-large', message: 'The body exceeds the limit of {limit} bytes' },
+  'http.body_too_large_decoded': { kind: 'payload-too-large', message: 'The body exceeds the limit of {limit} bytes once decoded ({encoding})' },
+  'http.body_not_decodable': { kind: 'bad-request', message: 'The body is not valid {encoding} data: {reason}' },
+  'http.body_empty': { kind: 'empty-body', message: 'The request body is empty' },
+  'http.body_not_json': { kind: 'invalid-json', message: 'The body is not valid JSON: {reason}' },
+  'http.body_invalid': { kind: 'validation', message: 'The request does not match the data model' },
+  'http.query_invalid': { kind: 'validation', message: 'Invalid query parameters' },
+  'http.parameter_invalid': { kind: 'bad-request', message: 'Invalid {name}: {value}' },
+  'http.boolean_invalid': { kind: 'bad-request', message: 'Invalid {name}: {value}; {rule}' },
+  internal: { kind: 'internal', message: 'An unexpected error occurred; it has been logged' },
+
+  // Authentication and platform rights.
+  'auth.header_missing': { kind: 'unauthorized', message: 'The Authorization header is missing; send "Authorization: Bearer <token>"' },
+  'auth.header_malformed': { kind: 'unauthorized', message: 'The Authorization header must be "Bearer <token>"' },
+  'auth.token_unknown': { kind: 'unauthorized', message: 'The token is not known' },
+  'auth.token_revoked': { kind: 'unauthorized', message: 'The token has been revoked' },
+  'auth.token_expired': { kind: 'unauthorized', message: 'The token has expired' },
+  'auth.user_disabled': { kind: 'unauthorized', message: 'The token belongs to a disabled or deleted user' },
+  'auth.right_missing': { kind: 'forbidden', message: 'This needs the platform right {right}' },
+
+  // Users, workgroups, roles and tokens.
+  'user.not_found': { kind: 'not-found', message: 'User {id} not found' },
+  'user.name_taken': { kind: 'conflict', message: 'A user named {name} already exists' },
+  'user.delete_self': { kind: 'bad-request', message: 'You cannot delete your own user' },
+  'work_group.not_found': { kind: 'not-found', message: 'Workgroup {id} not found' },
+  'work_group.id_invalid': { kind: 'bad-request', message: 'Invalid workgroup id: {value}' },
+  'work_group.id_taken': { kind: 'conflict', message: 'Workgroup {id} already exists' },
+  'work_group.name_taken': { kind: 'conflict', message: 'A workgroup named {name} already exists' },
+  'work_group.owns_ci': { kind: 'conflict', message: 'Workgroup {id} owns CI {ciId}; move or delete its CIs first' },
+  'work_group.holds_grant': { kind: 'conflict', message: 'Workgroup {id} holds a grant on CI {ciId}; remove it first' },
+  'role.name_invalid': { kind: 'bad-request', message: 'Invalid role name {name}' },
+  'role.unknown': { kind: 'bad-request', message: 'Unknown role {names}' },
+  'role.not_found': { kind: 'not-found', message: 'Role {name} not found' },
+  'role.built_in_change': { kind: 'bad-request', message: 'Role {name} is built in and cannot be changed' },
+  'role.built_in_delete': { kind: 'bad-request', message: 'Role {name} is built in and cannot be deleted' },
+  'role.in_use': { kind: 'conflict', message: 'User {userId} has role {name}; take it away first' },
+  'token.expiry_past': { kind: 'bad-request', message: 'expiresAt must be in the future' },
+  'token.not_found': { kind: 'not-found', message: 'Token {tokenId} of user {userId} not found' },
+
+  // CIs: existence, names, owners.
+  'ci.id_invalid': { kind: 'bad-request', message: 'Invalid {what}: {value}' },
+  'ci.not_found': { kind: 'not-found', message: '{what} {id} not found' },
+  'ci.id_taken': { kind: 'bad-request', message: 'A CI with id {id} already exists' },
+  'ci.name_missing': { kind: 'bad-request', message: 'The CI name is missing' },
+  'ci.name_taken': { kind: 'bad-request', message: 'A CI named {name} already exists with the same type{seen}' },
+  'ci.parent_unknown': { kind: 'bad-request', message: 'Parent CI {id} does not exist' },
+  'ci.owner_missing': { kind: 'bad-request', message: 'The owner workgroup is missing (give ownerWorkGroup or a parent)' },
+  'ci.owner_not_parents': { kind: 'bad-request', message: 'CI {id} belongs to the workgroup of its parent CI {parentId}; move it out of the hierarchy first' },
+  'ci_type.no_default': { kind: 'bad-request', message: 'CI type not found: no default CI type is defined' },
+  'ci_type.unknown': { kind: 'bad-request', message: 'CI type not found: {id}' },
+  'cmdb_system.unknown': { kind: 'bad-request', message: 'CMDB system not found: {id}' },
+
+  // CI rights (spec 2.8; docs/decisions.md "No escalation path"). Each names only the id sent.
+  'ci.read_forbidden': { kind: 'forbidden', message: 'No right to view CI {id}' },
+  'ci.add_forbidden': { kind: 'forbidden', message: 'No permission to add a CI to workgroup {id}' },
+  'ci.add_under_forbidden': { kind: 'forbidden', message: 'No permission to add a CI under CI {id}' },
+  'ci.update_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to update CI {id}' },
+  'ci.delete_forbidden': { kind: 'forbidden', message: 'No permission to remove CI {id}' },
+  'ci.parent_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on the parent CI {id}' },
+  'ci.move_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on CI {id}: moving a CI needs the right to change it' },
+  'ci.dependent_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on the dependent CI {id}' },
+  'ci.influencing_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on the influencing CI {id}' },
+  'ci.share_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to share CI {id}' },
+  'ci.access_change_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to change access to CI {id}' },
+  'ci.give_away_not_owner': { kind: 'forbidden', message: 'Only members of the workgroup that owns CI {id} may give it to another workgroup' },
+  'ci.give_away_forbidden': { kind: 'forbidden', message: 'No permission to give CI {id} to workgroup {owner}' },
+
+  // CI hierarchy and influence links.
+  'ci.link_across_work_groups': { kind: 'bad-request', message: 'CI {parentId} and CI {childId} belong to different workgroups' },
+  'ci.hierarchy_cycle': { kind: 'validation', message: 'Invalid model: the hierarchy would contain a cycle' },
+  'ci.not_a_child': { kind: 'not-found', message: 'CI {childId} is not a child of CI {parentId}' },
+  'ci.influence_cycle': { kind: 'validation', message: 'Invalid model: the influence graph would contain a cycle' },
+  'ci.influence_not_found': { kind: 'not-found', message: 'CI {influentialId} does not influence CI {dependentId}' },
+
+  // Access models (grants).
+  'grant.list_missing': { kind: 'bad-request', message: 'The grants list is missing' },
+  'grant.given_twice': { kind: 'bad-request', message: 'The access rule for workgroup {workGroupId} ({shareType}) is given twice' },
+  'grant.already_set': { kind: 'bad-request', message: 'The access rule for workgroup {workGroupId} ({shareType}) is already set on CI {ciId}' },
+  'grant.work_group_missing': { kind: 'bad-request', message: 'The workgroup id is required' },
+  'grant.id_invalid': { kind: 'bad-request', message: 'Invalid access-model id: {value}' },
+  'grant.not_found': { kind: 'not-found', message: 'Access model {grantId} not found on CI {ciId}' },
+  'grant.work_group_fixed': { kind: 'bad-request', message: 'Access model {grantId} is for workgroup {from}; it cannot move to workgroup {to}: remove it and add one' },
+
+  // CI types and CMDB systems (admin).
+  'reference.id_taken': { kind: 'conflict', message: '{what} {id} already exists' },
+  'ci_type.not_found': { kind: 'not-found', message: 'CI type {id} not found' },
+  'ci_type.name_taken': { kind: 'conflict', message: 'A CI type named {name} already exists' },
+  'ci_type.is_default': { kind: 'conflict', message: 'CI type {id} is the default type; make another type default first' },
+  'ci_type.in_use': { kind: 'conflict', message: 'CI {ciId} has type {id}; change or delete it first' },
+  'cmdb_system.not_found': { kind: 'not-found', message: 'CMDB system {id} not found' },
+  'cmdb_system.name_taken': { kind: 'conflict', message: 'A CMDB system named {name} already exists' },
+  'cmdb_system.in_use': { kind: 'conflict', message: 'CI {ciId} was created on CMDB system {id}' },
+
+  // Maintenance modes.
+  'maintenance.not_found': { kind: 'not-found', message: 'Maintenance mode {id} not found' },
+  'maintenance.read_forbidden': { kind: 'forbidden', message: 'No permission to view maintenance mode {id}' },
+  'maintenance.edit_forbidden': { kind: 'forbidden', message: 'No permission to edit maintenance mode {id}: it covers CIs you cannot read' },
+  'maintenance.field_invalid': { kind: 'bad-request', message: '{field} {why}: {value}' },
+  'maintenance.start_missing': { kind: 'bad-request', message: 'The start time (dateStart) is missing' },
+  'maintenance.end_missing': { kind: 'bad-request', message: 'The end time (dateEnd) is missing' },
+  'maintenance.end_before_start': { kind: 'bad-request', message: 'The end of the mode (dateEnd) must be after its start (dateStart)' },
+  'maintenance.end_past': { kind: 'bad-request', message: 'The end of the mode (dateEnd) must be later than the current time ({now})' },
+  'maintenance.start_fixed': { kind: 'bad-request', message: 'Maintenance mode {id} has already started, so its start time cannot be changed' },
+  'maintenance.cis_missing': { kind: 'bad-request', message: 'The CI list (configItems) is missing' },
+  'maintenance.cis_empty': { kind: 'bad-request', message: 'The CI list (configItems) is empty; a maintenance mode needs at least one CI' },
+  'maintenance.ci_id_missing': { kind: 'bad-request', message: 'The CI id is missing in configItems[{index}]' },
+  'maintenance.ci_id_invalid': { kind: 'bad-request', message: 'Invalid CI id in configItems[{index}]: {id}' },
+  'maintenance.ci_twice': { kind: 'bad-request', message: 'CI {id} is listed twice in configItems' },
+  'maintenance.depth_invalid': { kind: 'bad-request', message: 'Invalid graph depth in configItems[{index}]: {depth}' },
+  'maintenance.cis_not_accessible': { kind: 'bad-request', message: 'CIs not found or not accessible: {ids}' },
+  'maintenance.no_ci_accessible': { kind: 'bad-request', message: 'None of the CIs in configItems was found or is accessible' },
+  'maintenance.canceled_cancel': { kind: 'bad-request', message: 'Maintenance mode {id} was already canceled, so it cannot be canceled again' },
+  'maintenance.canceled_change': { kind: 'bad-request', message: 'Maintenance mode {id} was canceled, so it cannot be changed' },
+  'maintenance.ended_complete': { kind: 'bad-request', message: 'Maintenance mode {id} has already ended, so it cannot be completed' },
+  'maintenance.ended_change': { kind: 'bad-request', message: 'Maintenance mode {id} has already ended, so it cannot be changed' },
+  'maintenance.query_invalid': { kind: 'bad-request', message: 'Invalid {name}: {value}; {why}' },
+  'maintenance.filter_empty': { kind: 'bad-request', message: 'The filter is empty: give at least one of ids, dateStart, dateEnd, configItemIds' },
+
+  // Streams and ingestion.
+  'stream.not_found': { kind: 'not-found', message: 'Stream {id} not found' },
+  'stream.name_taken': { kind: 'conflict', message: 'A stream named {name} already exists' },
+  'stream.pending_deletion': { kind: 'conflict', message: 'Stream {id} is pending deletion; it can only be deleted' },
+  'stream.pattern_invalid': { kind: 'bad-request', message: 'The text parser pattern is not a valid regular expression' },
+  'stream.pattern_without_group': { kind: 'bad-request', message: 'The text parser pattern needs at least one named group' },
+  'ingest.key_missing': { kind: 'unprocessable', message: 'The stream key is missing: send {how}' },
+  'ingest.key_unknown': { kind: 'unprocessable', message: 'The stream key is not declared' },
+  'ingest.stream_inactive': { kind: 'unprocessable', message: 'Stream {id} is not active' },
+  'ingest.stream_pending_deletion': { kind: 'unprocessable', message: 'Stream {id} is pending deletion' },
+  'ingest.body_unreadable': { kind: 'bad-request', message: '{reason}' },
+  'ingest.no_record': { kind: 'bad-request', message: 'The body holds no record' },
+  'ingest.larger_than_bus_message': { kind: 'payload-too-large', message: 'A {what} of {bytes} bytes is larger than the largest message the bus takes ({limit} bytes of records)' },
+  'ingest.bus_unavailable': { kind: 'unavailable', message: 'The {what}s were not accepted: {reason}{partly}' },
+  'ingest.not_accepted': { kind: 'unavailable', message: 'The {what}s were not accepted; retry{partly}' },
+
+  // Triggers.
+  'trigger.not_found': { kind: 'not-found', message: 'Trigger {id} not found' },
+  'trigger.name_taken': { kind: 'conflict', message: 'A trigger named {name} already exists' },
+  'trigger.references_invalid': { kind: 'validation', message: 'The trigger refers to what does not exist or cannot be used' },
+
+  // SLA templates and reports.
+  'sla_template.not_found': { kind: 'not-found', message: 'SLA template {id} not found' },
+  'sla_template.unknown': { kind: 'bad-request', message: 'SLA template {id} does not exist' },
+  'sla_template.read_forbidden': { kind: 'forbidden', message: 'Insufficient rights to read SLA template {id}' },
+  'sla_template.name_taken': { kind: 'conflict', message: 'An SLA template named {name} already exists (id {id})' },
+  'sla_template.in_multi': { kind: 'conflict', message: 'SLA template {id} is part of the Multi {templates}; remove it there first' },
+  'sla_template.owner_in_use': { kind: 'conflict', message: '{ownerType} {ownerId} owns SLA template {id}; give it another owner or delete it first' },
+  'sla_template.type_fixed': { kind: 'validation', message: 'The type of an SLA template cannot change' },
+  'sla_template.invalid': { kind: 'validation', message: 'The SLA template is not valid: {path} {reason}' },
+  'sla_report.id_invalid': { kind: 'bad-request', message: 'Invalid report id: {id}' },
+  'sla_report.not_found': { kind: 'not-found', message: 'Custom SLA report {id} not found' },
+  'sla_report.read_forbidden': { kind: 'forbidden', message: 'Insufficient rights to read custom SLA report {id}' },
+  'sla_report.range_invalid': { kind: 'bad-request', message: 'range.end must be later than range.start' },
+  'sla_report.pending': { kind: 'bad-request', message: 'Custom SLA report {id} is not ready yet; poll GET ordered/{id} until its status is Ok' },
+  'sla_report.failed': { kind: 'bad-request', message: 'Custom SLA report {id} failed and has nothing to export: {error}' },
+  'sla_report.expired': { kind: 'gone', message: 'Custom SLA report {id} was created more than a day ago; its results are gone. Order it again.' },
+
+  // The platform itself.
+  'control_plane.busy': { kind: 'unavailable', message: 'The control plane is too busy to take this change now; retry' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
