@@ -149,5 +149,8 @@ export function createMetrics(): Metrics {
       return registry.metrics();
     },
   };
+  // Every outcome is exposed from the start, so the first failed job is an increase from 0 that
+  // increase() and the alert rules see, not a new series.
+  for (const outcome of ['ok', 'failed', 'interrupted']) metrics.slaJobDuration.zero({ outcome });
   return metrics;
 }
