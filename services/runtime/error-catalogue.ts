@@ -105,8 +105,8 @@ export const ERROR_CATALOGUE = {
   'ci.move_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on CI {id}: moving a CI needs the right to change it' },
   'ci.dependent_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on the dependent CI {id}' },
   'ci.influencing_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on the influencing CI {id}' },
-  'ci.share_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to share CI {id}' },
-  'ci.access_change_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to change access to CI {id}' },
+  'ci.share_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to share CI {id}: only members of the workgroup that owns it may' },
+  'ci.access_change_forbidden': { kind: 'forbidden', message: 'Insufficient privileges to change access to CI {id}: only members of the workgroup that owns it may' },
   'ci.give_away_not_owner': { kind: 'forbidden', message: 'Only members of the workgroup that owns CI {id} may give it to another workgroup' },
   'ci.give_away_forbidden': { kind: 'forbidden', message: 'No permission to give CI {id} to workgroup {owner}' },
 
