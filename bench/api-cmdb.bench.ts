@@ -17,11 +17,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { startChild, stopAllChildren } from './support/child.js';
+import { BENCH_FILTERS, CI_COUNT } from './support/cmdb-dataset.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import type { PlatformServerInfo } from './support/platform-server.js';
-import { BENCH_FILTERS, CI_COUNT } from './support/cmdb-dataset.js';
-import { startChild, stopAllChildren } from './support/child.js';
-import { figuresTable, machineDescription, median, summarize, type RunFigures, type ScenarioFigures } from './support/report.js';
+import { figuresTable, machineDescription, median, type RunFigures, type ScenarioFigures, summarize } from './support/report.js';
 
 const RUNS = 3;
 const DURATION_S = 5;
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   }
 
   const baselineChild = startChild('bare-uws-server', 'bench/support/bare-uws-server.ts');
-  baselineChild.send(owned.text + '\n');
+  baselineChild.send(`${owned.text}\n`);
   const baseline = `http://127.0.0.1:${(JSON.parse(await baselineChild.firstLine(30_000)) as { port: number }).port}`;
   const baselineProbe = await request(`${baseline}${CIS}/2`, {});
   if (baselineProbe.status !== 200 || baselineProbe.text !== owned.text) throw new Error('the baseline does not answer the platform’s CI JSON');
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     'How it was measured:',
     `- medians of ${RUNS} runs of ${DURATION_S} s per scenario, each after a ${WARMUP_S} s warm-up, scenarios interleaved per run;`,
     '  autocannon 9 in its own process (one per run); the platform and the baseline in their own processes.',
-    '- req/s: autocannon\'s mean of per-second samples; p50 / p99: from the response time of every 2xx answer',
+    "- req/s: autocannon's mean of per-second samples; p50 / p99: from the response time of every 2xx answer",
     '  of the measured run (autocannon `response` events, fractional ms); bytes/answer include the headers.',
     `- platform: all parts in one process on its embedded engines (chDB, in-memory bus, LMDB journal) in a`,
     `  temporary directory, LOG_LEVEL=${info.logLevel} (no per-request log lines).`,
@@ -149,13 +149,13 @@ async function main(): Promise<void> {
     `  ${CI_COUNT / 10_000} control-plane commits; half the trees owned by Operations, a quarter shared to it`,
     `  by a Tree grant on the root (read through the ancestor walk), a quarter hidden: ${readablePct} % readable.`,
     `- GET: ids rotate over all ${info.readableIds.length.toLocaleString('en-US')} readable CIs (autocannon setupRequest, stride 7919), the`,
-    '  baseline gets the same paths; its body is the platform\'s answer for CI 2 (a child CI).',
+    "  baseline gets the same paths; its body is the platform's answer for CI 2 (a child CI).",
     `- filter 1 %: \`${JSON.stringify(BENCH_FILTERS.onePercent)}\` matches 1 000 CIs (scans the 10 000 with \`tier\`),`,
     `  ${filterProbe['onePercent']!.returned} readable and returned (${filterProbe['onePercent']!.bytes.toLocaleString('en-US')} bytes of JSON).`,
     `- filter 10 %: \`${JSON.stringify(BENCH_FILTERS.tenPercent)}\` matches 10 000 CIs (scans all 100 000 with \`env\`),`,
     `  ${filterProbe['tenPercent']!.returned} readable and returned (${filterProbe['tenPercent']!.bytes.toLocaleString('en-US')} bytes of JSON).`,
     `- ${GET_CONNECTIONS} connections for GET, ${FILTER_CONNECTIONS} for the filters; on one event loop a filter's latency includes`,
-    '  the queue of the other connections\' requests.',
+    "  the queue of the other connections' requests.",
     '',
     'Machine:',
     ...machineDescription(loadAtStart),

@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { CmdbSlice } from '../services/control-plane/cmdb/cmdb.slice.js';
 import { levelOn, levelsOnAll, type Subject } from '../services/control-plane/rights/ci-rights.js';
-import { CI_COUNT, seedChanges, type DatasetContext } from './support/cmdb-dataset.js';
+import { CI_COUNT, type DatasetContext, seedChanges } from './support/cmdb-dataset.js';
 import { machineDescription, median } from './support/report.js';
 
 const RUNS = 15;
@@ -38,9 +38,11 @@ const onePass: number[] = [];
 const walks: number[] = [];
 for (let i = 0; i < RUNS; i++) {
   onePass.push(time(() => (all = levelsOnAll(cmdb, subject))));
-  walks.push(time(() => {
-    for (const id of cmdb.cis.keys()) levelOn(cmdb, subject, id);
-  }));
+  walks.push(
+    time(() => {
+      for (const id of cmdb.cis.keys()) levelOn(cmdb, subject, id);
+    }),
+  );
 }
 agree &&= [...perItem].every(([id, level]) => all.get(id) === level);
 const readable = [...all.values()].filter((l) => l > 0).length;

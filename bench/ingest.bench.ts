@@ -20,11 +20,11 @@
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lines, startChild, stopAllChildren, type Child } from './support/child.js';
-import { machineDescription, median } from './support/report.js';
+import { type RunningService, startNats } from '../test/support/services.js';
+import { lines, startChild, stopAllChildren } from './support/child.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
+import { machineDescription, median } from './support/report.js';
 import { runWrk, stopAllWrk, writeStaticWrkScript } from './support/wrk.js';
-import { startNats, type RunningService } from '../test/support/services.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['SECONDS_PER_RUN'] ?? 5);
@@ -33,13 +33,19 @@ const NDJSON_CONNECTIONS = Number(process.env['NDJSON_CONNECTIONS'] ?? 16);
 const PATH = '/api/public/cl/v1/stream-data';
 
 const singleBody = JSON.stringify({ host: 'web-1', service: 'checkout', status: 'ok', latencyMs: 42, message: 'GET /cart 200' });
-const ndjsonBody = Array.from({ length: 1000 }, (_, i) =>
+const ndjsonBody = `${Array.from({ length: 1000 }, (_, i) =>
   JSON.stringify({ host: `web-${i % 50}`, service: 'checkout', status: i % 97 === 0 ? 'error' : 'ok', latencyMs: i % 300, message: `request ${i} handled` }),
-).join('\n') + '\n';
+).join('\n')}\n`;
 
 type Mode = 'ceiling' | 'embedded' | 'nats';
 type Scenario = 'single' | 'ndjson';
-interface Run { reqPerSec: number; recordsPerSec: number; p50: number; p99: number; non2xx: number }
+interface Run {
+  reqPerSec: number;
+  recordsPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
 const runs = new Map<string, Run[]>();
 const dataDirs: string[] = [];
 const DATA_ROOT = process.env['BENCH_DATA_DIR'] ?? tmpdir();
@@ -47,7 +53,7 @@ const SCRIPT_DIR = mkdtempSync(join(tmpdir(), 'ops-bench-wrk-'));
 const SCRIPTS: Record<Scenario, string> = { single: join(SCRIPT_DIR, 'single.lua'), ndjson: join(SCRIPT_DIR, 'ndjson.lua') };
 writeStaticWrkScript(SCRIPTS.single, { contentType: 'application/json', body: singleBody });
 writeStaticWrkScript(SCRIPTS.ndjson, { contentType: 'application/x-ndjson', body: ndjsonBody });
-const FS_TYPES: Record<number, string> = { 0x01021994: 'tmpfs', 0xef53: 'ext2/3/4', 0x58465342: 'xfs', 0x9123683e: 'btrfs' };
+const FS_TYPES: Record<number, string> = { 16914836: 'tmpfs', 61267: 'ext2/3/4', 1481003842: 'xfs', 2435016766: 'btrfs' };
 const dataFileSystem = (): string => {
   const type = statfsSync(DATA_ROOT).type;
   return FS_TYPES[type] ?? `file system type 0x${type.toString(16)}`;
@@ -172,7 +178,9 @@ async function main(): Promise<void> {
     ...(['ceiling', 'embedded', 'nats'] as const).flatMap((mode) => (['single', 'ndjson'] as const).map((name) => row(mode, name))),
   ].join('\n');
   const perRound = (['ceiling', 'embedded', 'nats'] as const).flatMap((mode) =>
-    (['single', 'ndjson'] as const).map((name) => `- ${mode} ${name}: ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.recordsPerSec).toLocaleString('en-US')).join(' / ')} records/s`),
+    (['single', 'ndjson'] as const).map(
+      (name) => `- ${mode} ${name}: ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.recordsPerSec).toLocaleString('en-US')).join(' / ')} records/s`,
+    ),
   );
   const targets = [
     `- single-record posts all-in-one at ≥ 50% of the ceiling's req/s (${SINGLE_CONNECTIONS} connections): ${(median(runs.get('embedded/single')!.map((r) => r.reqPerSec)) / median(runs.get('ceiling/single')!.map((r) => r.reqPerSec))).toFixed(2)}`,

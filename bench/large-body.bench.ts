@@ -24,7 +24,15 @@ const DATA_ROOT = process.env['BENCH_DATA_DIR'] ?? tmpdir();
 const BODIES: Record<string, string> = {
   'no body (baseline)': '',
   '5 000 000 empty records': '{}\n'.repeat(5_000_000),
-  '100 000 telemetry records': Array.from({ length: 100_000 }, (_, i) => JSON.stringify({ host: `web-${i % 50}`, service: 'checkout', status: i % 97 ? 'ok' : 'error', latencyMs: i % 300, message: `request ${i} handled by the checkout service of the shop` })).join('\n'),
+  '100 000 telemetry records': Array.from({ length: 100_000 }, (_, i) =>
+    JSON.stringify({
+      host: `web-${i % 50}`,
+      service: 'checkout',
+      status: i % 97 ? 'ok' : 'error',
+      latencyMs: i % 300,
+      message: `request ${i} handled by the checkout service of the shop`,
+    }),
+  ).join('\n'),
 };
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -83,7 +91,10 @@ async function main(): Promise<void> {
       for (const [name, body] of Object.entries(BODIES)) {
         const work = body
           ? async () => (await fetch(`${base}${PATH}?streamKey=${key}`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body })).status
-          : async () => (await new Promise((r) => setTimeout(r, 3000)), 0);
+          : async () => {
+              await new Promise((r) => setTimeout(r, 3000));
+              return 0;
+            };
         const run = await probeWhile(base, pid, work, 10_000);
         runs.set(name, [...(runs.get(name) ?? []), run]);
         process.stderr.write(`round ${round} ${name}: ${JSON.stringify(run)}\n`);
@@ -99,9 +110,12 @@ async function main(): Promise<void> {
   const table = [
     '| body | status | answered after, s | /healthz p50 ms | p99 ms | max ms | RSS before MB | peak MB | 10 s after MB |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
-    ...Object.keys(BODIES).map((name) => `| ${name} | ${m(name, (r) => r.status)} | ${m(name, (r) => r.seconds, 1)} | ${m(name, (r) => r.p50, 1)} | ${m(name, (r) => r.p99, 1)} | ${m(name, (r) => r.max, 1)} | ${m(name, (r) => r.rssBefore)} | ${m(name, (r) => r.rssPeak)} | ${m(name, (r) => r.rssAfter)} |`),
+    ...Object.keys(BODIES).map(
+      (name) =>
+        `| ${name} | ${m(name, (r) => r.status)} | ${m(name, (r) => r.seconds, 1)} | ${m(name, (r) => r.p50, 1)} | ${m(name, (r) => r.p99, 1)} | ${m(name, (r) => r.max, 1)} | ${m(name, (r) => r.rssBefore)} | ${m(name, (r) => r.rssPeak)} | ${m(name, (r) => r.rssAfter)} |`,
+    ),
   ].join('\n');
-  const FS: Record<number, string> = { 0x01021994: 'tmpfs', 0xef53: 'ext2/3/4' };
+  const FS: Record<number, string> = { 16914836: 'tmpfs', 61267: 'ext2/3/4' };
   const text = [
     '# Large bodies and /healthz',
     '',

@@ -15,12 +15,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { maintenanceIntervals, mergeIntervals, type Interval } from '../services/control-plane/maintenance/maintenance-coverage.js';
 import type { MaintenanceRecord, ScopeEntryRecord } from '../services/control-plane/maintenance/maintenance.types.js';
+import { type Interval, maintenanceIntervals, mergeIntervals } from '../services/control-plane/maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../services/control-plane/slices.js';
+import { seededRandom as random } from '../test/support/random.js';
 import { buildModel, H, T0 } from '../test/unit/maintenance/model-fixture.js';
 import { machineDescription } from './support/report.js';
-import { seededRandom as random } from '../test/support/random.js';
 
 const CI_COUNT = 20_000;
 const ROOTS = 20;
@@ -141,8 +141,14 @@ const rows = [
 const header = ['scenario', 'calls', 'median µs', 'p99 µs', 'mean µs', 'intervals/answer', 'speed-up (median)', `p99 < ${TARGET_MS} ms`];
 const baselineFor = (r: Row) => rows[r.scenario.includes('busy') ? 1 : 0]!.medianUs;
 const body = rows.map((r) => [
-  r.scenario, String(r.calls), r.medianUs.toFixed(1), r.p99Us.toFixed(1), r.meanUs.toFixed(1), r.intervals.toFixed(2),
-  `${(baselineFor(r) / r.medianUs).toFixed(1)}×`, r.p99Us < TARGET_MS * 1000 ? 'yes' : 'no',
+  r.scenario,
+  String(r.calls),
+  r.medianUs.toFixed(1),
+  r.p99Us.toFixed(1),
+  r.meanUs.toFixed(1),
+  r.intervals.toFixed(2),
+  `${(baselineFor(r) / r.medianUs).toFixed(1)}×`,
+  r.p99Us < TARGET_MS * 1000 ? 'yes' : 'no',
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;

@@ -33,11 +33,11 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSy
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { lines, startChild, stopAllChildren, type Child } from './support/child.js';
-import { machineDescription, median } from './support/report.js';
-import { runWrk, stopAllWrk, writeWrkScript, type WrkResult } from './support/wrk.js';
-import { startDistributedServers, type DistributedServers } from './support/distributed-servers.js';
 import { freePort } from '../test/support/free-port.js';
+import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
+import { type DistributedServers, startDistributedServers } from './support/distributed-servers.js';
+import { machineDescription, median } from './support/report.js';
+import { runWrk, stopAllWrk, type WrkResult, writeWrkScript } from './support/wrk.js';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (quick ? 1 : 3));
@@ -63,7 +63,7 @@ const MODES = (process.env['BENCH_MODES'] ? process.env['BENCH_MODES'].split(','
 type Stream = 'plain' | 'triggered';
 
 const DATA_ROOT = process.env['BENCH_DATA_DIR'] ?? tmpdir();
-const FS_TYPES: Record<number, string> = { 0x01021994: 'tmpfs', 0xef53: 'ext2/3/4', 0x58465342: 'xfs', 0x9123683e: 'btrfs' };
+const FS_TYPES: Record<number, string> = { 16914836: 'tmpfs', 61267: 'ext2/3/4', 1481003842: 'xfs', 2435016766: 'btrfs' };
 const dataFileSystem = (): string => {
   const type = statfsSync(DATA_ROOT).type;
   return FS_TYPES[type] ?? `file system type 0x${type.toString(16)}`;
@@ -153,7 +153,8 @@ async function install(port: number): Promise<Record<Stream, { id: number; key: 
 /** Sums of the figures of interest over the processes' /metrics. */
 async function scrape(ports: number[]): Promise<Record<string, number>> {
   const sums: Record<string, number> = {};
-  const wanted = /^(ops_problem_stage_transitions_total|ops_problem_stage_conflicts_total|ops_bus_redeliveries_total|ops_batch_records_count\{stage="(?:ingress|insert)"\}|ops_problem_stage_hits_total\{outcome="[a-z_]+"\}) (\S+)$/;
+  const wanted =
+    /^(ops_problem_stage_transitions_total|ops_problem_stage_conflicts_total|ops_bus_redeliveries_total|ops_batch_records_count\{stage="(?:ingress|insert)"\}|ops_problem_stage_hits_total\{outcome="[a-z_]+"\}) (\S+)$/;
   for (const port of ports) {
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     for (const line of text.split('\n')) {
@@ -166,7 +167,10 @@ async function scrape(ports: number[]): Promise<Record<string, number>> {
 
 async function waitReady(port: number, child: Child): Promise<void> {
   for (const deadline = Date.now() + 60_000; ; ) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (child.process.exitCode !== null || Date.now() > deadline) throw new Error(`not ready: ${child.describe()}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -189,7 +193,12 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
   const distributed: DistributedServers | undefined = mode === 'embedded' ? undefined : await startDistributedServers(DATA_ROOT);
   // Embedded: no server named, whatever this shell's environment says.
   const engines: Record<string, string> = distributed?.env ?? { NATS_URL: '', REDIS_URL: '', CLICKHOUSE_URL: '' };
-  const server = startChild(`platform-${mode}`, 'bench/support/problems-server.ts', { ...engines, OPS_DATA_DIR: dataDir, BENCH_PARTS: mode === 'embedded' ? '' : 'api,ingress' }, { ipc: true });
+  const server = startChild(
+    `platform-${mode}`,
+    'bench/support/problems-server.ts',
+    { ...engines, OPS_DATA_DIR: dataDir, BENCH_PARTS: mode === 'embedded' ? '' : 'api,ingress' },
+    { ipc: true },
+  );
   keepLogs(server, `round-${round}-${mode}-platform`);
   const workers: Array<{ child: Child; port: number }> = [];
   try {
@@ -255,7 +264,10 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
         same = rowsOf(now) === rowsOf(last) && (now.pending['HITS'] ?? 0) === 0 && (now.pending['RECORDS'] ?? 0) === 0 ? same + 1 : 0;
         last = now;
       }
-      const final = await ask<{ streams: Record<string, { rows: number; ids: number }>; problems: number; openProblems: number; problemRows: number }>({ cmd: 'final', streams: ids });
+      const final = await ask<{ streams: Record<string, { rows: number; ids: number }>; problems: number; openProblems: number; problemRows: number }>({
+        cmd: 'final',
+        streams: ids,
+      });
       const journal = await ask<{ entries: number; changes: number }>({ cmd: 'journal', since: before.revision });
       const m = await scrape(metricPorts);
       const delta = (name: string): number => (m[name] ?? 0) - (metricsBefore[name] ?? 0);
@@ -353,9 +365,19 @@ function report(loadAtStart: number[]): void {
   for (const mode of MODES) {
     const plain = of(mode, 'plain');
     const triggered = of(mode, 'triggered');
-    for (const [stream, list] of [['plain', plain], ['triggered', triggered]] as const) {
+    for (const [stream, list] of [
+      ['plain', plain],
+      ['triggered', triggered],
+    ] as const) {
       rows.push(
-        `| ${mode} | ${stream} | ${int(med(list, (p) => p.ackPerSec))} | ${int(med(list, (p) => p.storedPerSec))} | ${stream === 'triggered' ? ratio(med(triggered, (p) => p.storedPerSec), med(plain, (p) => p.storedPerSec)) : ''} | ${med(list, (p) => p.drainSeconds).toFixed(1)} | ${(med(list, (p) => p.wrk.p50Us) / 1000).toFixed(0)} / ${(med(list, (p) => p.wrk.p99Us) / 1000).toFixed(0)} | ${failures(list)} |`,
+        `| ${mode} | ${stream} | ${int(med(list, (p) => p.ackPerSec))} | ${int(med(list, (p) => p.storedPerSec))} | ${
+          stream === 'triggered'
+            ? ratio(
+                med(triggered, (p) => p.storedPerSec),
+                med(plain, (p) => p.storedPerSec),
+              )
+            : ''
+        } | ${med(list, (p) => p.drainSeconds).toFixed(1)} | ${(med(list, (p) => p.wrk.p50Us) / 1000).toFixed(0)} / ${(med(list, (p) => p.wrk.p99Us) / 1000).toFixed(0)} | ${failures(list)} |`,
       );
     }
   }
@@ -365,15 +387,30 @@ function report(loadAtStart: number[]): void {
   const jetstream = triggeredAll.filter((p) => p.mode !== 'embedded');
   const targets: string[] = [];
   if (MODES.includes('embedded')) {
-    targets.push(`- embedded: triggered ≥ 50 % of untriggered records/s (stored+processed): ${ratio(stored('embedded'), med(of('embedded', 'plain'), (p) => p.storedPerSec))}`);
+    targets.push(
+      `- embedded: triggered ≥ 50 % of untriggered records/s (stored+processed): ${ratio(
+        stored('embedded'),
+        med(of('embedded', 'plain'), (p) => p.storedPerSec),
+      )}`,
+    );
   }
   if (MODES.includes('jetstream-1') && MODES.includes('jetstream-2')) {
     targets.push(`- JetStream: 2 workers ≥ 1.0× the triggered throughput of 1 (stored+processed): ${ratio(stored('jetstream-2'), stored('jetstream-1'))}`);
   }
   if (jetstream.length > 0) {
-    targets.push(`- JetStream: 0 cross-worker conflicts or retries (ops_problem_stage_conflicts_total, ops_bus_redeliveries_total, summed over the workers, all runs): ${sum(jetstream, (p) => p.conflicts)} conflicts, ${sum(jetstream, (p) => p.redeliveries)} redeliveries`);
+    targets.push(
+      `- JetStream: 0 cross-worker conflicts or retries (ops_problem_stage_conflicts_total, ops_bus_redeliveries_total, summed over the workers, all runs): ${sum(jetstream, (p) => p.conflicts)} conflicts, ${sum(jetstream, (p) => p.redeliveries)} redeliveries`,
+    );
   }
-  targets.push(`- embedded: ${sum(phases.filter((p) => p.mode === 'embedded'), (p) => p.conflicts)} conflicts, ${sum(phases.filter((p) => p.mode === 'embedded'), (p) => p.redeliveries)} redeliveries`);
+  targets.push(
+    `- embedded: ${sum(
+      phases.filter((p) => p.mode === 'embedded'),
+      (p) => p.conflicts,
+    )} conflicts, ${sum(
+      phases.filter((p) => p.mode === 'embedded'),
+      (p) => p.redeliveries,
+    )} redeliveries`,
+  );
   const detail = [
     '| round | platform | stream | acknowledged records/s | stored+processed records/s | records stored (rows, no FINAL) | distinct ids | ingress batches | insert batches | hits placed / known / too late | CI state transitions | journal entries | journal changes | problems (open) | problem rows on disk | conflicts | redeliveries |',
     '|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
@@ -392,7 +429,7 @@ function report(loadAtStart: number[]): void {
     `NDJSON bodies of ${CIS} records, one per CI of ${CIS}, every record matching the trigger of the \`triggered\` stream; ${(100 * flipShare).toFixed(1)} % of the records change their CI's status (firing ↔ ok). ` +
       `The same bodies go to a stream without a trigger (\`plain\`) in the same run, plain first in odd rounds, triggered first in even ones. ` +
       `Medians over ${ROUNDS} round(s); per stream and run, load for ${SECONDS} s or ${MAX_BODIES} bodies, whichever ends first, over ${CONNECTIONS} connections, from wrk (${THREADS} thread, support/wrk.ts). ` +
-      'Stored+processed: the stream\'s event rows (on disk, no FINAL) once every acknowledged record is stored and the bus is empty (RECORDS and HITS: the problem stage has drained), over the time from the start of the load to that moment. ' +
+      "Stored+processed: the stream's event rows (on disk, no FINAL) once every acknowledged record is stored and the bus is empty (RECORDS and HITS: the problem stage has drained), over the time from the start of the load to that moment. " +
       'Embedded: all parts in one process (in-process bus, chDB, LMDB). JetStream: nats-server, redis-server (journal, keyed store) and ClickHouse over HTTP — the test-only chDB-behind-HTTP server, one Node process —, the api and ingress parts in one process and each event worker in its own. Every process shares the machine with wrk.',
     '',
     rows.join('\n'),

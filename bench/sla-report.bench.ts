@@ -19,17 +19,17 @@
  * Writes bench/results/sla-report.md. A benchmark asserts nothing.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { clickhouseDateTime } from '../pipelines/records/timestamps.js';
+import type { CiRecord } from '../services/control-plane/cmdb/cmdb.types.js';
+import { allPartNames } from '../services/parts.js';
+import { type Platform, startPlatform } from '../services/platform.js';
 import { loadConfig } from '../services/runtime/config.js';
 import { createLogger } from '../services/runtime/logger.js';
-import { startPlatform, type Platform } from '../services/platform.js';
-import { allPartNames } from '../services/parts.js';
-import type { CiRecord } from '../services/control-plane/cmdb/cmdb.types.js';
-import { clickhouseDateTime } from '../pipelines/records/timestamps.js';
-import { machineDescription, median } from './support/report.js';
 import { seededRandom as random } from '../test/support/random.js';
+import { machineDescription, median } from './support/report.js';
 
 const CI_COUNT = 10_000;
 const PER_CI = 100;
@@ -42,7 +42,6 @@ const RESULT_FILE = new URL('./results/sla-report.md', import.meta.url);
 const TARGET_OK_S = 5;
 const TARGET_EXPORT_S = 3;
 
-
 interface Phases {
   problemsMs: number;
   mathsMs: number;
@@ -54,7 +53,7 @@ const logSink = new Writable({
   write(chunk: Buffer, _encoding, done) {
     for (const line of chunk.toString().split('\n')) {
       if (line.includes('SLA report calculated')) phaseLog.push(JSON.parse(line) as Phases);
-      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(line + '\n');
+      else if (/"level":(40|50|60)/.test(line)) process.stderr.write(`${line}\n`);
     }
     done();
   },
@@ -68,7 +67,11 @@ async function start(dataDir: string, threads: number): Promise<{ platform: Plat
 }
 
 async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const answer = await fetch(base + path, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const answer = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await answer.text();
   if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -82,8 +85,23 @@ async function seed(platform: Platform, base: string): Promise<number> {
     const changes = [];
     for (let id = 1; id <= CI_COUNT; id++) {
       const ci: CiRecord = {
-        id, name: `host-${id}`, description: '', parentId: null, ownerWorkGroupId: wg.id, typeId, labels: null, cmdbSystemId: -1, cmdbLinks: [], grants: [],
-        influentialIds: [], createdAt: now, createdBy: 1, createdByName: 'admin', updatedAt: now, updatedBy: 1, updatedByName: 'admin',
+        id,
+        name: `host-${id}`,
+        description: '',
+        parentId: null,
+        ownerWorkGroupId: wg.id,
+        typeId,
+        labels: null,
+        cmdbSystemId: -1,
+        cmdbLinks: [],
+        grants: [],
+        influentialIds: [],
+        createdAt: now,
+        createdBy: 1,
+        createdByName: 'admin',
+        updatedAt: now,
+        updatedBy: 1,
+        updatedByName: 'admin',
       };
       changes.push({ key: `ci:${id}`, value: ci });
     }
@@ -101,19 +119,34 @@ async function seed(platform: Platform, base: string): Promise<number> {
         const endMs = startMs + 60_000 + Math.floor(rnd() * 4 * 3_600_000);
         const roll = rnd();
         const hex = (ci * PER_CI + k).toString(16).padStart(12, '0');
-        lines +=
-          JSON.stringify({
-            id: `00000000-0000-4000-8000-${hex}`, trigger_id: 1, trigger_name: 'bench', ci_id: ci,
-            date_start: clickhouseDateTime(startMs), date_end: open ? null : clickhouseDateTime(endMs), last_event_at: clickhouseDateTime(startMs),
-            priority: 1 + Math.floor(rnd() * 4), tags: '[]', incidents: '[]', influence_value: roll < 0.4 ? 30 : 60, influence_max: roll > 0.8 ? 1 : 0,
-            with_maintenance: 0, version: 1, is_deleted: 0,
-          }) + '\n';
+        lines += `${JSON.stringify({
+          id: `00000000-0000-4000-8000-${hex}`,
+          trigger_id: 1,
+          trigger_name: 'bench',
+          ci_id: ci,
+          date_start: clickhouseDateTime(startMs),
+          date_end: open ? null : clickhouseDateTime(endMs),
+          last_event_at: clickhouseDateTime(startMs),
+          priority: 1 + Math.floor(rnd() * 4),
+          tags: '[]',
+          incidents: '[]',
+          influence_value: roll < 0.4 ? 30 : 60,
+          influence_max: roll > 0.8 ? 1 : 0,
+          with_maintenance: 0,
+          version: 1,
+          is_deleted: 0,
+        })}\n`;
       }
     }
     await platform.engines.analytics.insert('problems', Buffer.from(lines));
   }
   const template = await api(base, 'POST', '/api/admin/v1/sla/templates', {
-    type: 'Single', name: 'bench', period: 'PreviousMonth', ownerType: 'User', userId: 1, timeZone: 'Europe/Berlin',
+    type: 'Single',
+    name: 'bench',
+    period: 'PreviousMonth',
+    ownerType: 'User',
+    userId: 1,
+    timeZone: 'Europe/Berlin',
     configItems: Array.from({ length: CI_COUNT }, (_, i) => ({ id: i + 1 })),
     calendar: { week: [1, 2, 3, 4, 5].map((day) => ({ day, from: '09:00', to: '18:00' })), holidays: [] },
   });
@@ -122,7 +155,10 @@ async function seed(platform: Platform, base: string): Promise<number> {
 
 async function timeToOk(base: string, templateId: number): Promise<{ seconds: number; id: string }> {
   const started = performance.now();
-  const ordered = await api(base, 'POST', '/api/public/sm/v1/sla/ordered', { template: { id: templateId }, range: { start: new Date(RANGE_START).toISOString(), end: new Date(RANGE_END).toISOString() } });
+  const ordered = await api(base, 'POST', '/api/public/sm/v1/sla/ordered', {
+    template: { id: templateId },
+    range: { start: new Date(RANGE_START).toISOString(), end: new Date(RANGE_END).toISOString() },
+  });
   for (;;) {
     const report = await api(base, 'GET', `/api/public/sm/v1/sla/ordered/${ordered.id}`);
     if (report.status === 'Ok') return { seconds: (performance.now() - started) / 1000, id: ordered.id };
@@ -166,23 +202,34 @@ try {
     okSeconds.set(threads, median(runs));
     const phase = (key: keyof Phases) => (median(phaseLog.map((p) => p[key])) / 1000).toFixed(2);
     rows.push([
-      `time to Ok, ${threads} thread${threads > 1 ? 's' : ''}`, runs.map((s) => s.toFixed(2)).join(' / '), median(runs).toFixed(2), (okSeconds.get(1)! / median(runs)).toFixed(2),
-      phase('problemsMs'), phase('mathsMs'), phase('storeMs'), `< ${TARGET_OK_S} s`,
+      `time to Ok, ${threads} thread${threads > 1 ? 's' : ''}`,
+      runs.map((s) => s.toFixed(2)).join(' / '),
+      median(runs).toFixed(2),
+      (okSeconds.get(1)! / median(runs)).toFixed(2),
+      phase('problemsMs'),
+      phase('mathsMs'),
+      phase('storeMs'),
+      `< ${TARGET_OK_S} s`,
     ]);
   }
   const exports: string[][] = [];
-  for (const [label, query] of [['xlsx, 10 000 CI rows', '?format=xls&exportType=configItems'], ['csv, 10 000 CI rows', '?format=csv&exportType=configItems']] as const) {
+  for (const [label, query] of [
+    ['xlsx, 10 000 CI rows', '?format=xls&exportType=configItems'],
+    ['csv, 10 000 CI rows', '?format=csv&exportType=configItems'],
+  ] as const) {
     const runs: Array<{ seconds: number; bytes: number }> = [];
     for (let i = 0; i < RUNS; i++) runs.push(await timeExport(running.base, lastReport, query));
     const m = median(runs.map((r) => r.seconds));
-    exports.push([label, runs.map((r) => r.seconds.toFixed(2)).join(' / '), m.toFixed(2), (runs[0]!.bytes / 1024).toFixed(0), label.startsWith('xlsx') ? `< ${TARGET_EXPORT_S} s` : '']);
+    exports.push([
+      label,
+      runs.map((r) => r.seconds.toFixed(2)).join(' / '),
+      m.toFixed(2),
+      (runs[0]!.bytes / 1024).toFixed(0),
+      label.startsWith('xlsx') ? `< ${TARGET_EXPORT_S} s` : '',
+    ]);
     console.log(`${label}: ${m.toFixed(2)} s`);
   }
-  exportLines = [
-    '| export | runs (s) | median s | KiB | target |',
-    '| --- | ---: | ---: | ---: | --- |',
-    ...exports.map((r) => `| ${r.join(' | ')} |`),
-  ];
+  exportLines = ['| export | runs (s) | median s | KiB | target |', '| --- | ---: | ---: | ---: | --- |', ...exports.map((r) => `| ${r.join(' | ')} |`)];
   await running.platform.stop('bench');
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
@@ -208,4 +255,4 @@ const text = [
   '',
 ].join('\n');
 writeFileSync(RESULT_FILE, text);
-console.log('\n' + text);
+console.log(`\n${text}`);

@@ -4,7 +4,7 @@
  * CI id", "owner workgroup missing" — is answered by its own message rather than a schema error.
  */
 import Type, { type Static } from 'typebox';
-import { LabelValue, labelRecord, LIMITS, LongText, NameText, Nullable } from './common.schema.js';
+import { LabelValue, LIMITS, LongText, labelRecord, NameText, Nullable } from './common.schema.js';
 
 const IdRef = Type.Object({ id: Type.Number() });
 const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });

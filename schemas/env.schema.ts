@@ -29,15 +29,7 @@ export const EnvSchema = Type.Object({
   CLICKHOUSE_PASSWORD: Type.Optional(Type.String()),
   CLICKHOUSE_DATABASE: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' })),
   LOG_LEVEL: Type.Optional(
-    Type.Union([
-      Type.Literal('fatal'),
-      Type.Literal('error'),
-      Type.Literal('warn'),
-      Type.Literal('info'),
-      Type.Literal('debug'),
-      Type.Literal('trace'),
-      Type.Literal('silent'),
-    ]),
+    Type.Union([Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'), Type.Literal('trace'), Type.Literal('silent')]),
   ),
 });
 

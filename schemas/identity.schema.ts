@@ -18,10 +18,7 @@ export const User = Type.Object({
   workGroupIds: Type.Array(Id),
   rights: Type.Array(Type.String()),
 });
-export const UserCreate = Type.Object(
-  { name: Name, roles: Type.Optional(Type.Array(Name)), workGroupIds: Type.Optional(Type.Array(Id)) },
-  { additionalProperties: false },
-);
+export const UserCreate = Type.Object({ name: Name, roles: Type.Optional(Type.Array(Name)), workGroupIds: Type.Optional(Type.Array(Id)) }, { additionalProperties: false });
 export const UserPatch = Type.Object(
   { name: Type.Optional(Name), roles: Type.Optional(Type.Array(Name)), disabled: Type.Optional(Type.Boolean()) },
   { additionalProperties: false, minProperties: 1 },
@@ -29,17 +26,11 @@ export const UserPatch = Type.Object(
 
 export const WorkGroup = Type.Object({ id: Id, name: Name });
 export const WorkGroupDetail = Type.Object({ id: Id, name: Name, memberIds: Type.Array(Id) });
-export const WorkGroupCreate = Type.Object(
-  { id: Type.Optional(Id), name: Name, memberIds: Type.Optional(Type.Array(Id)) },
-  { additionalProperties: false },
-);
+export const WorkGroupCreate = Type.Object({ id: Type.Optional(Id), name: Name, memberIds: Type.Optional(Type.Array(Id)) }, { additionalProperties: false });
 export const WorkGroupPatch = Type.Object({ name: Name }, { additionalProperties: false });
 
 export const Role = Type.Object({ name: Name, description: Type.String(), rights: Type.Array(PlatformRight) });
-export const RolePut = Type.Object(
-  { description: Type.Optional(Type.String({ maxLength: 1000 })), rights: Type.Array(PlatformRight) },
-  { additionalProperties: false },
-);
+export const RolePut = Type.Object({ description: Type.Optional(Type.String({ maxLength: 1000 })), rights: Type.Array(PlatformRight) }, { additionalProperties: false });
 
 export const Token = Type.Object({
   id: Id,
@@ -51,10 +42,7 @@ export const Token = Type.Object({
   lastUsedAt: Type.Union([Type.String(), Type.Null()]),
 });
 export const TokenIssued = Type.Intersect([Token, Type.Object({ token: Type.String({ description: 'The secret; shown only in this answer' }) })]);
-export const TokenCreate = Type.Object(
-  { name: Type.Optional(Name), expiresAt: Type.Optional(Type.Union([DateTime, Type.Null()])) },
-  { additionalProperties: false },
-);
+export const TokenCreate = Type.Object({ name: Type.Optional(Name), expiresAt: Type.Optional(Type.Union([DateTime, Type.Null()])) }, { additionalProperties: false });
 
 export const Me = Type.Object({ user: User, token: Token });
 

@@ -5,8 +5,7 @@
  * start" — is answered by its own message rather than a generic schema error.
  */
 import Type, { type Static } from 'typebox';
-import { LabelValue, labelRecord, LIMITS, NameText, Nullable } from './common.schema.js';
-
+import { LabelValue, LIMITS, labelRecord, NameText, Nullable } from './common.schema.js';
 
 /** Answers carry UTC with milliseconds and a `Z` offset, e.g. `2026-11-21T10:00:00.000Z`. */
 const UtcDateTime = Type.String({ description: 'ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z' });
@@ -17,7 +16,10 @@ export const ScopeName = Type.Union([Type.Literal('Ci'), Type.Literal('CiAndChil
   description: '`Ci`: only that CI; `CiAndChildren`: that CI and its descendants up to `depth`',
 });
 export const ModeState = Type.Union([Type.Literal('Scheduled'), Type.Literal('Active'), Type.Literal('Completed'), Type.Literal('Canceled')]);
-export const MaintenanceLabels = labelRecord(LabelValue, 'Label name (1–128 characters, no control characters; at most 100 labels) to value (at most 1 024 characters); may be empty');
+export const MaintenanceLabels = labelRecord(
+  LabelValue,
+  'Label name (1–128 characters, no control characters; at most 100 labels) to value (at most 1 024 characters); may be empty',
+);
 
 export const ScopeEntry = Type.Object({
   id: Type.Integer({ description: 'CI id' }),

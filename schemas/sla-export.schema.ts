@@ -86,7 +86,9 @@ export const SlaExportJson = Type.Union([Type.Array(SlaEventRow), Type.Array(Sla
 });
 
 /** The CSV export: the same rows, one line each under a header row (spec 2.15, 2.16). */
-export const SlaExportCsv = Type.String({ description: 'UTF-8, comma-separated, a header row first, lines ending in LF; times in seconds, dates as dd.MM.yyyy HH:mm in the template time zone' });
+export const SlaExportCsv = Type.String({
+  description: 'UTF-8, comma-separated, a header row first, lines ending in LF; times in seconds, dates as dd.MM.yyyy HH:mm in the template time zone',
+});
 
 export type SlaEventRowModel = Static<typeof SlaEventRow>;
 export type SlaCiRowModel = Static<typeof SlaCiRow>;

@@ -11,8 +11,16 @@ import { Id, Name, Nullable } from './common.schema.js';
 
 export const SlaPeriod = Type.Union(
   [
-    Type.Literal('ThisYear'), Type.Literal('ThisQuarter'), Type.Literal('ThisMonth'), Type.Literal('ThisWeek'), Type.Literal('Today'),
-    Type.Literal('PreviousYear'), Type.Literal('PreviousQuarter'), Type.Literal('PreviousMonth'), Type.Literal('PreviousWeek'), Type.Literal('Yesterday'),
+    Type.Literal('ThisYear'),
+    Type.Literal('ThisQuarter'),
+    Type.Literal('ThisMonth'),
+    Type.Literal('ThisWeek'),
+    Type.Literal('Today'),
+    Type.Literal('PreviousYear'),
+    Type.Literal('PreviousQuarter'),
+    Type.Literal('PreviousMonth'),
+    Type.Literal('PreviousWeek'),
+    Type.Literal('Yesterday'),
   ],
   { description: 'Default calculation interval (spec 2.11)' },
 );
@@ -36,10 +44,7 @@ export const SlaWorkingHours = Type.Object(
 );
 
 /** Working calendar as stored: week sorted by day then `from`, hours of a day disjoint; holidays sorted, unique. */
-export const SlaCalendar = Type.Object(
-  { week: Type.Array(SlaWorkingHours, { minItems: 1 }), holidays: Type.Array(LocalDate) },
-  { additionalProperties: false },
-);
+export const SlaCalendar = Type.Object({ week: Type.Array(SlaWorkingHours, { minItems: 1 }), holidays: Type.Array(LocalDate) }, { additionalProperties: false });
 const SlaCalendarInput = Type.Object(
   { week: Type.Array(SlaWorkingHours, { minItems: 1 }), holidays: Type.Optional(Type.Array(LocalDate, { default: [] })) },
   { additionalProperties: false, description: 'Weekly working hours and holidays in the template time zone; null = always attended' },
@@ -154,8 +159,16 @@ export const SlaTemplate = Type.Object({
 export type SlaPeriodName = Static<typeof SlaPeriod>;
 /** The spec 2.11 period values, in the spec's order. */
 export const SLA_PERIODS = [
-  'ThisYear', 'ThisQuarter', 'ThisMonth', 'ThisWeek', 'Today',
-  'PreviousYear', 'PreviousQuarter', 'PreviousMonth', 'PreviousWeek', 'Yesterday',
+  'ThisYear',
+  'ThisQuarter',
+  'ThisMonth',
+  'ThisWeek',
+  'Today',
+  'PreviousYear',
+  'PreviousQuarter',
+  'PreviousMonth',
+  'PreviousWeek',
+  'Yesterday',
 ] as const satisfies readonly SlaPeriodName[];
 export type SlaCalendarModel = Static<typeof SlaCalendar>;
 export type SlaTemplateCreateBody = Static<typeof SlaTemplateCreate>;

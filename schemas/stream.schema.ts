@@ -21,9 +21,7 @@ export const Parser = Type.Union([
 export const Preprocessor = Type.Object(
   {
     timestampField: Type.Optional(Type.String({ minLength: 1, description: 'Field holding the event date; wins over @timestamp' })),
-    timestampFormat: Type.Optional(
-      Type.Union([Type.Literal('iso8601'), Type.Literal('epoch-ms'), Type.Literal('epoch-s')], { description: 'Default iso8601' }),
-    ),
+    timestampFormat: Type.Optional(Type.Union([Type.Literal('iso8601'), Type.Literal('epoch-ms'), Type.Literal('epoch-s')], { description: 'Default iso8601' })),
     renames: Type.Optional(Type.Record(Type.String(), Type.String({ minLength: 1 }))),
     drops: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
     labels: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -60,10 +58,7 @@ export const StreamCreate = Type.Object(
   { name: Name, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])), config: Type.Optional(StreamConfig) },
   { additionalProperties: false },
 );
-export const StreamPatch = Type.Object(
-  { name: Type.Optional(Name), config: Type.Optional(StreamConfig) },
-  { additionalProperties: false, minProperties: 1 },
-);
+export const StreamPatch = Type.Object({ name: Type.Optional(Name), config: Type.Optional(StreamConfig) }, { additionalProperties: false, minProperties: 1 });
 
 export type StreamModel = Static<typeof Stream>;
 export type StreamConfigModel = Static<typeof StreamConfig>;

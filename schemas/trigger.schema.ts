@@ -90,7 +90,9 @@ export const Trigger = Type.Object(
   { $id: 'Trigger' },
 );
 
-export const TriggerListQuery = Type.Object({ streamId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only the triggers listening to this stream' })) });
+export const TriggerListQuery = Type.Object({
+  streamId: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only the triggers listening to this stream' })),
+});
 
 export type TriggerCreateBody = Static<typeof TriggerCreate>;
 export type TriggerPatchBody = Static<typeof TriggerPatch>;

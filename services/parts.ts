@@ -1,8 +1,9 @@
 /** The parts a process can run; `npm start` runs them all. */
-import type { Part } from './platform.js';
+
 import { apiPart } from './api/api.part.js';
-import { ingressPart } from './ingress/ingress.part.js';
 import { eventWorkerPart } from './event-worker/event-worker.part.js';
+import { ingressPart } from './ingress/ingress.part.js';
+import type { Part } from './platform.js';
 import { slaWorkerPart } from './sla-worker/sla-worker.part.js';
 
 export type PartName = 'api' | 'ingress' | 'event-worker' | 'sla-worker';

@@ -4,18 +4,18 @@
  * runs one. Integration tests start it in-process on port 0.
  */
 import { readFileSync } from 'node:fs';
+import { systemRoutes } from './api/system.routes.js';
+import { type ControlPlane, startControlPlane } from './control-plane/control-plane.js';
+import { createControlModel, type PlatformModel } from './control-plane/slices.js';
+import { parts as allParts, type PartName } from './parts.js';
+import { runMigrations } from './runtime/adapters/analytics/migrations.js';
 import type { Config } from './runtime/config.js';
-import { openEngines, type Engines } from './runtime/engines.js';
-import { createHttpServer, type HttpServer } from './runtime/http/server.js';
+import { type Engines, openEngines } from './runtime/engines.js';
 import { createMetrics, type Metrics } from './runtime/http/metrics.js';
 import type { Route } from './runtime/http/route.js';
+import { createHttpServer, type HttpServer } from './runtime/http/server.js';
 import { createLifecycle, type Lifecycle } from './runtime/lifecycle.js';
 import type { Logger } from './runtime/logger.js';
-import { runMigrations } from './runtime/adapters/analytics/migrations.js';
-import { startControlPlane, type ControlPlane } from './control-plane/control-plane.js';
-import { createControlModel, type PlatformModel } from './control-plane/slices.js';
-import { systemRoutes } from './api/system.routes.js';
-import { parts as allParts, type PartName } from './parts.js';
 
 export interface PlatformContext {
   config: Config;
@@ -80,7 +80,14 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     for (const part of selected) routes.push(...(await part.start(ctx)));
 
     const http = createHttpServer({ host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes }, { logger, metrics });
-    http.add(systemRoutes({ engines: { analytics: engines.analytics, bus: engines.bus, journal: engines.journal, problemState: engines.keyed }, metrics, routes: () => http.routes(), version }));
+    http.add(
+      systemRoutes({
+        engines: { analytics: engines.analytics, bus: engines.bus, journal: engines.journal, problemState: engines.keyed },
+        metrics,
+        routes: () => http.routes(),
+        version,
+      }),
+    );
     http.add(routes);
     const port = await http.listen();
     lifecycle.onStop('http', async () => {

@@ -18,16 +18,28 @@ App()
       let ok = true;
       try {
         if (ndjson) {
-          for (const line of text.split('\n')) if (line.trim() !== '') (JSON.parse(line), accepted++);
-        } else (JSON.parse(text), (accepted = 1));
+          for (const line of text.split('\n'))
+            if (line.trim() !== '') {
+              JSON.parse(line);
+              accepted++;
+            }
+        } else {
+          JSON.parse(text);
+          accepted = 1;
+        }
       } catch {
         ok = false;
       }
       if (aborted) return;
-      res.cork(() => res.writeStatus(ok ? '200 OK' : '400 Bad Request').writeHeader('content-type', 'application/json').end(`{"accepted":${accepted}}`));
+      res.cork(() =>
+        res
+          .writeStatus(ok ? '200 OK' : '400 Bad Request')
+          .writeHeader('content-type', 'application/json')
+          .end(`{"accepted":${accepted}}`),
+      );
     });
   })
   .listen('127.0.0.1', 0, (socket) => {
     if (!socket) throw new Error('cannot listen');
-    process.stdout.write(JSON.stringify({ port: us_socket_local_port(socket as never) }) + '\n');
+    process.stdout.write(`${JSON.stringify({ port: us_socket_local_port(socket as never) })}\n`);
   });

@@ -5,8 +5,9 @@
  * both servers send the same shape and size). Prints `{"port":N}` on stdout once listening;
  * stops when stdin closes or on SIGTERM / SIGINT.
  */
+
+import { App, type us_listen_socket, us_listen_socket_close, us_socket_local_port } from 'uWebSockets.js';
 import { createInterface } from 'node:readline';
-import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
 
 const CI_PATH = '/api/public/sm/v2/rsm/config-items/:id';
 
@@ -34,4 +35,4 @@ const stop = (): void => {
 lines.once('close', stop);
 process.once('SIGTERM', stop);
 process.once('SIGINT', stop);
-process.stdout.write(JSON.stringify({ port: us_socket_local_port(socket) }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: us_socket_local_port(socket) })}\n`);

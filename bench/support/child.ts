@@ -3,7 +3,7 @@
  * talking JSON lines over stdin / stdout. Every child started here is tracked so that the
  * orchestrator can stop them all, by their own handles, on success and on failure.
  */
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -73,10 +73,11 @@ export function startChild(name: string, script: string, env: Record<string, str
         try {
           value = ready();
         } catch (error) {
-          return done(() => reject(error));
+          done(() => reject(error));
+          return;
         }
-        if (value !== undefined) return done(() => resolve(value));
-        if (exit) return done(() => reject(failure(`exited (code ${exit!.code}, signal ${exit!.signal}) before ${what}`)));
+        if (value !== undefined) done(() => resolve(value));
+        else if (exit) done(() => reject(failure(`exited (code ${exit!.code}, signal ${exit!.signal}) before ${what}`)));
       };
       const timer = setTimeout(() => done(() => reject(failure(`no ${what} after ${timeoutMs} ms`))), timeoutMs);
       const done = (settle: () => void): void => {
@@ -94,16 +95,24 @@ export function startChild(name: string, script: string, env: Record<string, str
     name,
     process: child,
     firstLine: (timeoutMs) =>
-      waitUntil(() => {
-        const newline = stdout.indexOf('\n');
-        return newline < 0 ? undefined : stdout.slice(0, newline);
-      }, timeoutMs, 'line on stdout'),
+      waitUntil(
+        () => {
+          const newline = stdout.indexOf('\n');
+          return newline < 0 ? undefined : stdout.slice(0, newline);
+        },
+        timeoutMs,
+        'line on stdout',
+      ),
     output: (timeoutMs) =>
-      waitUntil(() => {
-        if (!exit) return undefined;
-        if (exit.code !== 0) throw failure(`exited with code ${exit.code}, signal ${exit.signal}`);
-        return stdout;
-      }, timeoutMs, 'exit'),
+      waitUntil(
+        () => {
+          if (!exit) return undefined;
+          if (exit.code !== 0) throw failure(`exited with code ${exit.code}, signal ${exit.signal}`);
+          return stdout;
+        },
+        timeoutMs,
+        'exit',
+      ),
     send(text, end = false) {
       child.stdin.write(text);
       if (end) child.stdin.end();
@@ -142,9 +151,9 @@ export function lines(child: Child): () => Promise<string> {
       const deadline = Date.now() + 300_000;
       const poll = (): void => {
         const all = buffer.split('\n');
-        if (all.length - 1 > seen) return resolve(all[seen++]!);
-        if (Date.now() > deadline || child.process.exitCode !== null) return reject(new Error(`no answer in time: ${child.describe()}`));
-        setTimeout(poll, 10);
+        if (all.length - 1 > seen) resolve(all[seen++]!);
+        else if (Date.now() > deadline || child.process.exitCode !== null) reject(new Error(`no answer in time: ${child.describe()}`));
+        else setTimeout(poll, 10);
       };
       poll();
     });

@@ -65,8 +65,7 @@ function labelsOf(id: number): Labels {
 export function ciRecord(id: number, ctx: DatasetContext): CiRecord {
   const group = groupOf(id);
   const root = isRoot(id);
-  const grants: GrantRecord[] =
-    root && sharedToOps(group) ? [{ id: grantIdOf(group), workGroupId: ctx.opsWorkGroupId, shareType: 'Tree', grants: ['base-system.rsm.read'] }] : [];
+  const grants: GrantRecord[] = root && sharedToOps(group) ? [{ id: grantIdOf(group), workGroupId: ctx.opsWorkGroupId, shareType: 'Tree', grants: ['base-system.rsm.read'] }] : [];
   return {
     id,
     name: root ? `cluster-${String(group).padStart(5, '0')}` : `host-${String(id).padStart(6, '0')}`,

@@ -6,7 +6,7 @@
  * on the file system it names. Fresh servers each call; `stop` kills them and removes their data.
  */
 import { startClickHouseHttp } from '../../test/support/clickhouse-http.js';
-import { startNats, startRedis, type RunningService } from '../../test/support/services.js';
+import { type RunningService, startNats, startRedis } from '../../test/support/services.js';
 
 export interface DistributedServers {
   /** NATS_URL, REDIS_URL, CLICKHOUSE_URL and friends for every process of one installation. */

@@ -8,10 +8,10 @@
  * which the orchestrator creates and removes (see ingest.bench.ts on why not here).
  */
 import { pino } from 'pino';
+import { allPartNames } from '../../services/parts.js';
+import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
-import { startPlatform } from '../../services/platform.js';
-import { allPartNames } from '../../services/parts.js';
 import { detachStdin } from '../../services/runtime/stdin.js';
 
 detachStdin();
@@ -35,7 +35,7 @@ const stream = await createStream('bench');
 // The exact check counts only this stream: the sort key starts with stream_id, so its reads (FINAL
 // too) stay cheap however many rows the timed runs left behind.
 const verify = await createStream('verify');
-process.stdout.write(JSON.stringify({ port: platform.port, key: stream.key, verifyKey: verify.key, bus: platform.engines.bus.kind }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: platform.port, key: stream.key, verifyKey: verify.key, bus: platform.engines.bus.kind })}\n`);
 
 const commands: string[] = [];
 let wake: (() => void) | undefined;
@@ -54,7 +54,7 @@ for (;;) {
     );
     const [final] = await platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events FINAL WHERE stream_id = {stream:UInt64}', { stream: verify.id });
     const pending = (await platform.engines.bus.stats()).pending['RECORDS'] ?? 0;
-    process.stdout.write(JSON.stringify({ rows: Number(row?.rows ?? 0), distinctIds: Number(row?.ids ?? 0), finalRows: Number(final?.n ?? 0), pending }) + '\n');
+    process.stdout.write(`${JSON.stringify({ rows: Number(row?.rows ?? 0), distinctIds: Number(row?.ids ?? 0), finalRows: Number(final?.n ?? 0), pending })}\n`);
   } else if (command === 'stop') break;
 }
 process.disconnect?.();

@@ -85,4 +85,4 @@ instance.on('response', (_client, status, resBytes, responseTimeMs) => {
 const result = await instance;
 const sorted = Float64Array.from(times).sort();
 const precise: PreciseLatency = { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), meanBytes: sorted.length ? bytes / sorted.length : 0 };
-process.stdout.write(JSON.stringify({ ...result, precise } satisfies LoadResult) + '\n');
+process.stdout.write(`${JSON.stringify({ ...result, precise } satisfies LoadResult)}\n`);

@@ -10,11 +10,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { allPartNames } from '../../services/parts.js';
+import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
-import { startPlatform } from '../../services/platform.js';
-import { allPartNames } from '../../services/parts.js';
-import { CI_COUNT, readableByOps, seedChanges, type DatasetContext } from './cmdb-dataset.js';
+import { CI_COUNT, type DatasetContext, readableByOps, seedChanges } from './cmdb-dataset.js';
 
 export interface PlatformServerInfo {
   port: number;
@@ -105,7 +105,7 @@ try {
     seedMs: Math.round(seedMs),
     logLevel,
   };
-  process.stdout.write(JSON.stringify(info) + '\n');
+  process.stdout.write(`${JSON.stringify(info)}\n`);
 } catch (error) {
   process.stderr.write(`platform-server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   await shutdown(1);

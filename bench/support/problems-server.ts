@@ -13,12 +13,12 @@
  * Commands do not come on stdin: an embedded chDB would read it (services/runtime/stdin.ts).
  */
 import { pino } from 'pino';
+import { allPartNames, type PartName } from '../../services/parts.js';
+import { startPlatform } from '../../services/platform.js';
+import { HITS_STREAM } from '../../services/runtime/bus-streams.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
-import { startPlatform } from '../../services/platform.js';
-import { allPartNames, type PartName } from '../../services/parts.js';
 import { detachStdin } from '../../services/runtime/stdin.js';
-import { HITS_STREAM } from '../../services/runtime/bus-streams.js';
 
 detachStdin();
 
@@ -35,7 +35,7 @@ const { analytics, bus, journal } = platform.engines;
 // So that this process's bus statistics include the hits (a process without an event worker
 // does not declare that stream otherwise); the same spec as the event worker's.
 await bus.ensureStream(HITS_STREAM);
-process.stdout.write(JSON.stringify({ port: platform.port, bus: bus.kind }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: platform.port, bus: bus.kind })}\n`);
 
 type Command = { cmd: 'count' | 'final'; streams: number[] } | { cmd: 'journal'; since: number } | { cmd: 'stop' };
 const commands: Command[] = [];
@@ -44,7 +44,7 @@ process.on('message', (command: string) => {
   commands.push(JSON.parse(command) as Command);
   wake?.();
 });
-const answer = (value: unknown): void => void process.stdout.write(JSON.stringify(value) + '\n');
+const answer = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
 const list = (ids: number[]): string => ids.map((id) => String(Math.trunc(id))).join(',');
 
 for (;;) {
@@ -53,7 +53,9 @@ for (;;) {
   try {
     if (command.cmd === 'count') {
       // Rows on disk, not through FINAL: a record stored twice counts twice.
-      const rows = await analytics.query<{ s: string; n: string }>(`SELECT stream_id AS s, count() AS n FROM events WHERE stream_id IN (${list(command.streams)}) GROUP BY stream_id`);
+      const rows = await analytics.query<{ s: string; n: string }>(
+        `SELECT stream_id AS s, count() AS n FROM events WHERE stream_id IN (${list(command.streams)}) GROUP BY stream_id`,
+      );
       const pending = (await bus.stats()).pending;
       answer({ rows: Object.fromEntries(rows.map((r) => [r.s, Number(r.n)])), pending, revision: platform.controlPlane.model.revision });
     } else if (command.cmd === 'final') {

@@ -1,5 +1,5 @@
 /** Benchmark figures: medians over runs, the aligned Markdown table, the machine description. */
-import { cpus, freemem, loadavg, release, totalmem, type as osType } from 'node:os';
+import { cpus, freemem, loadavg, type as osType, release, totalmem } from 'node:os';
 
 export interface RunFigures {
   reqPerSec: number;

@@ -128,7 +128,11 @@ export function encodeHitChunks(hits: readonly KeyedHit[], maxBytes: number, sen
 }
 
 export function decodeHits(data: Uint8Array): HitsEnvelope {
-  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as { keys?: Array<WireKey | EarlierWireKey>; closes?: KeyClose[]; sentAt?: number };
+  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as {
+    keys?: Array<WireKey | EarlierWireKey>;
+    closes?: KeyClose[];
+    sentAt?: number;
+  };
   return {
     keys: (parsed.keys ?? []).map(keyOf),
     closes: parsed.closes ?? [],

@@ -5,7 +5,7 @@
  * open/closed summary changed (the only thing the control plane hears of). A hit already placed
  * changes nothing, so a redelivered batch is harmless.
  */
-import { DEFAULT_LIMITS, emptyTimeline, placeHits, problemsOf, type Hit, type KeyTimeline, type ProblemSpan, type TimelineLimits } from './problem-timeline.js';
+import { DEFAULT_LIMITS, emptyTimeline, type Hit, type KeyTimeline, type ProblemSpan, placeHits, problemsOf, type TimelineLimits } from './problem-timeline.js';
 
 export interface InfluenceFacts {
   value: number;
@@ -88,7 +88,14 @@ function merge(first: KeyState, second: KeyState): KeyState {
  * Places the hits, then the close. `facts` is the trigger as the platform knows it now
  * (undefined once deleted: the key keeps what it knew).
  */
-export function applyToKey(before: KeyState | undefined, triggerId: number, ciId: number, input: KeyInput, facts: TriggerFacts | undefined, limits: TimelineLimits = DEFAULT_LIMITS): KeyOutcome {
+export function applyToKey(
+  before: KeyState | undefined,
+  triggerId: number,
+  ciId: number,
+  input: KeyInput,
+  facts: TriggerFacts | undefined,
+  limits: TimelineLimits = DEFAULT_LIMITS,
+): KeyOutcome {
   const known = facts ?? before?.trigger ?? NO_FACTS;
   const byHits = place(before, triggerId, ciId, input.hits, known, limits);
   let state = byHits.state;

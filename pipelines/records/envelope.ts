@@ -98,7 +98,7 @@ export function decodeBatch(text: string): DecodedBatch {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const header = JSON.parse(lines[0] ?? 'null') as { v?: number; s?: number } | null;
-  if (!header || header.v !== 1 || typeof header.s !== 'number') throw new MalformedBatchError('batch header missing or of an unknown version');
+  if (header?.v !== 1 || typeof header.s !== 'number') throw new MalformedBatchError('batch header missing or of an unknown version');
   const parts: DecodedPart[] = [];
   let at = 1;
   let count = 0;

@@ -6,8 +6,7 @@ import type { IncomingRecord } from './envelope.js';
 import { clickhouseDateTime } from './timestamps.js';
 
 /** The first 28 characters of the UUIDs of a batch's records (from its 32-hex-digit id). */
-export const idPrefix = (batchId: string): string =>
-  `${batchId.slice(0, 8)}-${batchId.slice(8, 12)}-${batchId.slice(12, 16)}-${batchId.slice(16, 20)}-${batchId.slice(20, 24)}`;
+export const idPrefix = (batchId: string): string => `${batchId.slice(0, 8)}-${batchId.slice(8, 12)}-${batchId.slice(12, 16)}-${batchId.slice(16, 20)}-${batchId.slice(20, 24)}`;
 
 /** A UUID from a batch id and a record index (the last 8 digits carry the index). */
 export function recordId(batchId: string, index: number): string {
@@ -36,7 +35,6 @@ export function eventRowLine(prefix: string, index: number, streamId: number, ts
     `"route":${routeJson},"labels":${labelsJson},"payload":${payloadField(payload)}}`
   );
 }
-
 
 export function deadLetterRow(batchId: string, streamId: number, record: IncomingRecord, reason: string): string {
   return JSON.stringify({

@@ -7,7 +7,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
 import type { IncomingRecord } from './envelope.js';
-import { deadLetter, ok, type Outcome } from './outcome.js';
+import { deadLetter, type Outcome, ok } from './outcome.js';
 
 export type Fields = Record<string, unknown>;
 

@@ -7,9 +7,9 @@
  * straight to its row (its date is the receipt time), with no parse and no intermediate object.
  */
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
+import type { TriggeredEvent } from '../problems/trigger-match.js';
 import { decodeBatch, recordOf } from './envelope.js';
 import { deadLetterRow, eventRowLine, idPrefix, recordId } from './event-row.js';
-import type { TriggeredEvent } from '../problems/trigger-match.js';
 import { createParseStep } from './parse.step.js';
 import { createPreprocessStep, needsFields } from './preprocess.step.js';
 import { clickhouseDateTime } from './timestamps.js';
@@ -54,7 +54,7 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
     for (let i = 0; i < part.lines.length; i++) {
       const line = part.lines[i]!;
       if (fast && !line.includes('"@timestamp"')) {
-        events += eventRowLine(prefix, part.firstIndex + i, streamId, received, received, routeJson, labelsJson, line) + '\n';
+        events += `${eventRowLine(prefix, part.firstIndex + i, streamId, received, received, routeJson, labelsJson, line)}\n`;
         eventCount++;
         continue;
       }
@@ -66,10 +66,10 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
       }
       const prepared = preprocess(record, parsed.value);
       const ts = prepared.ts === part.receivedAt ? received : clickhouseDateTime(prepared.ts);
-      events += eventRowLine(prefix, record.index, streamId, ts, received, routeJson, labelsJson, prepared.payload) + '\n';
+      events += `${eventRowLine(prefix, record.index, streamId, ts, received, routeJson, labelsJson, prepared.payload)}\n`;
       eventCount++;
       if (collect) fielded.push({ id: recordId(batchId, record.index), streamId, ts: prepared.ts, fields: prepared.fields });
     }
   }
-  return { streamId, events, eventCount, deadLetters: dead.length > 0 ? dead.join('\n') + '\n' : '', deadLetterCount: dead.length, fielded };
+  return { streamId, events, eventCount, deadLetters: dead.length > 0 ? `${dead.join('\n')}\n` : '', deadLetterCount: dead.length, fielded };
 }

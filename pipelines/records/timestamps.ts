@@ -52,6 +52,6 @@ export function clickhouseDateTime(ms: number): string {
   if (ms === lastMs) return lastText;
   const iso = new Date(ms).toISOString();
   lastMs = ms;
-  lastText = iso.slice(0, 10) + ' ' + iso.slice(11, 23);
+  lastText = `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
   return lastText;
 }

@@ -15,8 +15,9 @@
  * The wall-clock hours are laid out day by day, then mapped to UTC through each stretch of
  * constant offset (time-zone.ts offsetSpans): no per-minute work, a handful of Intl calls per day.
  */
-import type { Interval, WorkingCalendar } from './sla.types.js';
+
 import { complementIntervals, intersectIntervals, mergeIntervals } from './interval-ops.js';
+import type { Interval, WorkingCalendar } from './sla.types.js';
 import { DAY_MS, isoDate, isoWeekday, offsetSpans, parseClock, startOfWallDay } from './time-zone.js';
 
 interface DayHours {

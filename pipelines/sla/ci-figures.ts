@@ -19,9 +19,10 @@
  *   instant is in the range), by priority.
  * Cost: O(p log p + u + m) for p problems, u unattended and m maintenance intervals.
  */
-import type { Interval, ProblemInput, SlaFigures } from './sla.types.js';
+
 import { totalLength, unionIntervals } from './interval-ops.js';
 import { maxWeightSegments, type WeightedInterval } from './max-weight-sweep.js';
+import type { Interval, ProblemInput, SlaFigures } from './sla.types.js';
 
 /** What every CI of a template shares. */
 export interface CiFiguresContext {

@@ -5,20 +5,9 @@
  * quarters start in January, April, July and October.
  */
 import type { Interval } from './sla.types.js';
-import { fromWallClockMs, isoWeekday, localToUtc, startOfWallDay, toWallClockMs, wallClockMs, type LocalDateTime } from './time-zone.js';
+import { fromWallClockMs, isoWeekday, type LocalDateTime, localToUtc, startOfWallDay, toWallClockMs, wallClockMs } from './time-zone.js';
 
-export const SLA_PERIODS = [
-  'ThisYear',
-  'ThisQuarter',
-  'ThisMonth',
-  'ThisWeek',
-  'Today',
-  'PreviousYear',
-  'PreviousQuarter',
-  'PreviousMonth',
-  'PreviousWeek',
-  'Yesterday',
-] as const;
+export const SLA_PERIODS = ['ThisYear', 'ThisQuarter', 'ThisMonth', 'ThisWeek', 'Today', 'PreviousYear', 'PreviousQuarter', 'PreviousMonth', 'PreviousWeek', 'Yesterday'] as const;
 
 export type SlaPeriod = (typeof SLA_PERIODS)[number];
 

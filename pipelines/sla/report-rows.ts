@@ -4,9 +4,9 @@
  * the nearest second). Percents are of end − start (0 for an empty range).
  */
 import type { SlaCiRowModel, SlaEventRowModel } from '../../schemas/sla-export.schema.js';
-import type { ProblemInput, SlaCiInput, SlaFigures } from './sla.types.js';
-import { isoUtc } from './iso-time.js';
 import { USERSPACE_ID } from '../../schemas/sla-template.schema.js';
+import { isoUtc } from './iso-time.js';
+import type { ProblemInput, SlaCiInput, SlaFigures } from './sla.types.js';
 
 export type CiTypeModel = SlaCiRowModel['configItem']['configItemType'];
 export type InfluenceModel = SlaCiRowModel['configItem']['influence'];

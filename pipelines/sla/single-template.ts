@@ -11,12 +11,12 @@
  * 0) the times are 0 and the availability 100.
  */
 import type { SlaCiRowModel, SlaEventRowModel } from '../../schemas/sla-export.schema.js';
-import type { Interval, SingleTemplateInput, SingleTemplateResult, SlaCiInput, SlaFigures } from './sla.types.js';
 import { unattendedIntervals } from './calendar.js';
-import { ciFigures, overlapsRange, problemEnd, type CiFiguresContext } from './ci-figures.js';
-import { ciInfluence, ciRow, ciTypeModel, eventCi, eventRow } from './report-rows.js';
-import { mergeEvents, sortEvents, type SortedEvents } from './event-order.js';
+import { type CiFiguresContext, ciFigures, overlapsRange, problemEnd } from './ci-figures.js';
+import { mergeEvents, type SortedEvents, sortEvents } from './event-order.js';
 import { clipIntervals, mergeIntervals, touchesIntervals } from './interval-ops.js';
+import { ciInfluence, ciRow, ciTypeModel, eventCi, eventRow } from './report-rows.js';
+import type { Interval, SingleTemplateInput, SingleTemplateResult, SlaCiInput, SlaFigures } from './sla.types.js';
 
 /** What every chunk of CIs shares; plain data, so it can cross to a worker thread. */
 export interface SingleTemplateContext {

@@ -1,9 +1,9 @@
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { PlatformModel } from '../control-plane/slices.js';
-import type { Authenticator } from './auth.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
 import type { Logger } from '../runtime/logger.js';
+import type { Authenticator } from './auth.js';
 
 /** What route builders of the API need. */
 export interface ApiDeps {

@@ -4,12 +4,13 @@
  * so no comparison ever runs over the secret itself; the digest match is confirmed in constant
  * time.
  */
-import { fail } from '../runtime/errors.js';
-import type { Request } from '../runtime/http/route.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+
 import type { TokenRecord, UserRecord } from '../control-plane/identity/identity.types.js';
 import { sameDigest, sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
+import type { PlatformModel } from '../control-plane/slices.js';
+import { fail } from '../runtime/errors.js';
+import type { Request } from '../runtime/http/route.js';
 
 export interface Principal {
   user: UserRecord;

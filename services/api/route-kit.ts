@@ -1,6 +1,7 @@
 /** Shared pieces of route definitions: the standard error responses and id parsing. */
-import type { ResponseSpec } from '../runtime/http/route.js';
+
 import { failFields } from '../runtime/errors.js';
+import type { ResponseSpec } from '../runtime/http/route.js';
 
 const descriptions: Record<number, string> = {
   400: 'Invalid request (problem+json, with the offending fields)',

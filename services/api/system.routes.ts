@@ -18,10 +18,7 @@ const PING_TIMEOUT_MS = 2000;
 async function probe(engine: Pingable): Promise<{ ok: boolean; kind: string; error?: string }> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      engine.ping(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS))),
-    ]);
+    await Promise.race([engine.ping(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)))]);
     return { ok: true, kind: engine.kind };
   } catch (error) {
     return { ok: false, kind: engine.kind, error: (error as Error).message };

@@ -4,8 +4,8 @@
  * (and at stop).
  */
 import type { ControlPlane } from '../control-plane/control-plane.js';
-import type { PlatformModel } from '../control-plane/slices.js';
 import { recordTokenUse } from '../control-plane/identity/identity.commands.js';
+import type { PlatformModel } from '../control-plane/slices.js';
 import type { Logger } from '../runtime/logger.js';
 
 export interface TokenUsage {

@@ -77,9 +77,7 @@ export function parseCommandLine(argv: readonly string[], nouns: readonly NounSp
 function parseRest(rest: string[], command: CommandSpec): { input: CommandInput; globals: Globals } | string {
   const own = command.options ?? {};
   const all: Record<string, OptionSpec> = { ...own, ...GLOBAL_OPTIONS };
-  const config = Object.fromEntries(
-    Object.entries(all).map(([name, o]) => [name, { type: o.type, multiple: o.multiple ?? false, ...(name === 'help' ? { short: 'h' } : {}) }]),
-  );
+  const config = Object.fromEntries(Object.entries(all).map(([name, o]) => [name, { type: o.type, multiple: o.multiple ?? false, ...(name === 'help' ? { short: 'h' } : {}) }]));
   const { tokens, values, positionals } = parseArgs({ args: rest, options: config, strict: false, allowPositionals: true, tokens: true });
 
   const seen = new Set<string>();

@@ -2,7 +2,7 @@
  * The JSON object of a create or update command, from `--body` (inline) or `--file` (a path).
  * `--json` is taken: it is the global "print the answer as JSON" flag.
  */
-import { str, type CommandInput, type PrepareDeps } from './spec.js';
+import { type CommandInput, type PrepareDeps, str } from './spec.js';
 import { isRecord } from './table.js';
 
 type BodyResult = { ok: true; body: Record<string, unknown> } | { ok: false; usage: string };

@@ -117,5 +117,5 @@ export function formatFailure(failure: Failure): string {
   const code = typeof p.code === 'string' && p.code.length > 0 ? ` [${printable(p.code)}]` : '';
   const lines = [`error: ${p.status} ${printable(p.title)}${detail}${code}`];
   for (const e of Array.isArray(p.errors) ? p.errors : []) lines.push(`  ${printable(String(e?.path ?? ''))}: ${printable(String(e?.message ?? ''))}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

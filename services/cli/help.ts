@@ -20,11 +20,9 @@ function columns(rows: ReadonlyArray<readonly [string, string]>): string {
   return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd()).join('\n');
 }
 
-const optionLabel = (name: string, o: OptionSpec): string =>
-  `${name === 'help' ? '-h, ' : ''}--${name}${o.type === 'string' ? ` <${o.value ?? 'value'}>` : ''}`;
+const optionLabel = (name: string, o: OptionSpec): string => `${name === 'help' ? '-h, ' : ''}--${name}${o.type === 'string' ? ` <${o.value ?? 'value'}>` : ''}`;
 
-const optionText = (o: OptionSpec): string =>
-  o.description + (o.required ? ' (required)' : '') + (o.multiple ? ' (repeatable)' : '');
+const optionText = (o: OptionSpec): string => o.description + (o.required ? ' (required)' : '') + (o.multiple ? ' (repeatable)' : '');
 
 const argLabel = (a: ArgSpec): string => `<${a.name}>`;
 
@@ -41,12 +39,11 @@ export function commandLine(noun: NounSpec, c: CommandSpec): string {
   ].join(' ');
 }
 
-const globalsSection = (): string =>
-  `Global options:\n${columns(Object.entries(GLOBAL_OPTIONS).map(([name, o]) => [optionLabel(name, o), o.description]))}`;
+const globalsSection = (): string => `Global options:\n${columns(Object.entries(GLOBAL_OPTIONS).map(([name, o]) => [optionLabel(name, o), o.description]))}`;
 
 export function topHelp(nouns: readonly NounSpec[]): string {
   const rows = nouns.flatMap((noun) => noun.commands.map((c) => [commandLine(noun, c), c.summary] as const));
-  return [
+  return `${[
     'ops: manage the platform through its admin API (/api/admin/v1).',
     'Usage: ops <command> [<subcommand>] [arguments] [options]',
     `Commands:\n${columns(rows)}`,
@@ -54,18 +51,18 @@ export function topHelp(nouns: readonly NounSpec[]): string {
     `Environment:\n${columns(ENVIRONMENT)}`,
     'Output is an aligned table unless --json is given. Exit status: 0 success, 1 API error, 2 usage error.\n' +
       'Run "ops <command> <subcommand> --help" for the options of one command.',
-  ].join('\n\n') + '\n';
+  ].join('\n\n')}\n`;
 }
 
 export function nounHelp(noun: NounSpec): string {
   const rows = noun.commands.map((c) => [commandLine(noun, c), c.summary] as const);
-  return [
+  return `${[
     `ops ${noun.name}: ${noun.summary}`,
     `Usage: ops ${noun.name} <subcommand> [arguments] [options]`,
     `Subcommands:\n${columns(rows)}`,
     globalsSection(),
     `Run "ops ${noun.name} <subcommand> --help" for the options of one subcommand.`,
-  ].join('\n\n') + '\n';
+  ].join('\n\n')}\n`;
 }
 
 export function commandHelp(noun: NounSpec, c: CommandSpec): string {
@@ -77,5 +74,5 @@ export function commandHelp(noun: NounSpec, c: CommandSpec): string {
   if (c.atLeastOne) notes.push(`Give at least one of ${c.atLeastOne.map((n) => `--${n}`).join(', ')}.`);
   if (notes.length > 0) sections.push(notes.join('\n'));
   sections.push(globalsSection());
-  return sections.join('\n\n') + '\n';
+  return `${sections.join('\n\n')}\n`;
 }

@@ -67,8 +67,10 @@ export interface NounSpec {
 
 // Small helpers for command files.
 
-export const send = (method: ApiRequest['method'], path: string, body?: unknown): Prepared =>
-  ({ ok: true, request: body === undefined ? { method, path } : { method, path, body } });
+export const send = (method: ApiRequest['method'], path: string, body?: unknown): Prepared => ({
+  ok: true,
+  request: body === undefined ? { method, path } : { method, path, body },
+});
 
 export const usage = (message: string): Prepared => ({ ok: false, usage: message });
 
@@ -96,5 +98,4 @@ export const num = (input: CommandInput, name: string): number | undefined => {
 export const nums = (input: CommandInput, name: string): number[] | undefined => strs(input, name)?.map(Number);
 
 /** An object without its undefined properties, so optional fields are left out of bodies. */
-export const defined = (record: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+export const defined = (record: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));

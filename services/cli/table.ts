@@ -7,6 +7,7 @@
 /** Header → property name, in display order. */
 export type Columns = Readonly<Record<string, string>>;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export const printable = (text: string): string =>
@@ -25,8 +26,15 @@ export const isRecord = (value: unknown): value is Record<string, unknown> => ty
 /** Rows padded to the widest cell of each column, two spaces apart, no trailing blanks. */
 export function align(rows: ReadonlyArray<readonly string[]>): string {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((text, i) => (widths[i] = Math.max(widths[i] ?? 0, text.length)));
-  return rows.map((row) => row.map((text, i) => (i === row.length - 1 ? text : text.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+  for (const row of rows) for (const [i, text] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, text.length);
+  return `${rows
+    .map((row) =>
+      row
+        .map((text, i) => (i === row.length - 1 ? text : text.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
 }
 
 /** A header line and one line per item; an item that is not an object shows as empty cells. */

@@ -3,9 +3,10 @@
  * journal so changes from other processes arrive, and runs commands with optimistic
  * concurrency: a command computed on a stale model is re-run on the caught-up model.
  */
+
+import type { Journal, JournalChange, JournalEntry } from '../runtime/adapters/journal/journal.port.js';
 import { failLater } from '../runtime/errors.js';
 import type { Logger } from '../runtime/logger.js';
-import type { Journal, JournalChange, JournalEntry } from '../runtime/adapters/journal/journal.port.js';
 import type { Command, ControlModel } from './model.js';
 
 const MAX_ATTEMPTS = 20;

@@ -1,13 +1,14 @@
 /** The control model with every slice of the platform. */
-import { ControlModel, type Command } from './model.js';
-import { IdentitySlice } from './identity/identity.slice.js';
+
 import { CmdbSlice } from './cmdb/cmdb.slice.js';
-import { StreamsSlice } from './streams/streams.slice.js';
+import { IdentitySlice } from './identity/identity.slice.js';
 import { MaintenanceSlice } from './maintenance/maintenance.slice.js';
-import { TriggersSlice } from './triggers/triggers.slice.js';
+import { type Command, ControlModel } from './model.js';
 import { ProblemSummarySlice } from './problems/problem-summary.slice.js';
-import { SlaTemplatesSlice } from './sla/sla-templates.slice.js';
 import { SlaReportsSlice } from './sla/sla-reports.slice.js';
+import { SlaTemplatesSlice } from './sla/sla-templates.slice.js';
+import { StreamsSlice } from './streams/streams.slice.js';
+import { TriggersSlice } from './triggers/triggers.slice.js';
 
 export type PlatformModel = ControlModel<{
   identity: IdentitySlice;

@@ -10,20 +10,20 @@
  * whose partitions go to whichever worker holds them.
  */
 import { createHash } from 'node:crypto';
+import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
+import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
+import { type BatchRows, processBatch } from '../../pipelines/records/record-pipeline.js';
+import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { Part, PlatformContext } from '../platform.js';
+import { startCloseSweep } from '../problem-stage/close-sweep.js';
+import { createHitsPublisher, type HitsPublisher, MAX_HITS_MESSAGE_BYTES } from '../problem-stage/hits-publisher.js';
+import { startProblemStage } from '../problem-stage/problem-stage.js';
 import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { HITS_STREAM, RECORDS_STREAM } from '../runtime/bus-streams.js';
-import { processBatch, type BatchRows } from '../../pipelines/records/record-pipeline.js';
-import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
-import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
-import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
-import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
-import { createStoreWindow } from './store-window.js';
 import { insertGroups } from './insert-groups.js';
-import { unstoredRows, type RowTable } from './unstored-rows.js';
-import { createHitsPublisher, MAX_HITS_MESSAGE_BYTES, type HitsPublisher } from '../problem-stage/hits-publisher.js';
-import { startProblemStage } from '../problem-stage/problem-stage.js';
-import { startCloseSweep } from '../problem-stage/close-sweep.js';
+import { createStoreWindow } from './store-window.js';
+import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
+import { type RowTable, unstoredRows } from './unstored-rows.js';
 
 export const EVENT_WORKER_CONSUMER = {
   stream: RECORDS_STREAM.name,
@@ -113,7 +113,16 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
     return decoded;
   }
 
-  const groupToken = (decoded: Decoded[]): string => createHash('sha256').update(decoded.map((d) => d.batchId).sort().join(',')).digest('hex').slice(0, 32);
+  const groupToken = (decoded: Decoded[]): string =>
+    createHash('sha256')
+      .update(
+        decoded
+          .map((d) => d.batchId)
+          .sort()
+          .join(','),
+      )
+      .digest('hex')
+      .slice(0, 32);
 
   /**
    * A message delivered before may have been stored in another group, whose token does not cover
@@ -134,8 +143,16 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
   async function store(decoded: Decoded[]): Promise<Stored> {
     const token = groupToken(decoded);
     try {
-      const events = await unstoredOf('events', decoded.map((d) => (mayBeStored(d) ? d.rows.events : '')), decoded.map((d) => d.rows.events));
-      const deadLetters = await unstoredOf('dead_letters', decoded.map((d) => (mayBeStored(d) ? d.rows.deadLetters : '')), decoded.map((d) => d.rows.deadLetters));
+      const events = await unstoredOf(
+        'events',
+        decoded.map((d) => (mayBeStored(d) ? d.rows.events : '')),
+        decoded.map((d) => d.rows.events),
+      );
+      const deadLetters = await unstoredOf(
+        'dead_letters',
+        decoded.map((d) => (mayBeStored(d) ? d.rows.deadLetters : '')),
+        decoded.map((d) => d.rows.deadLetters),
+      );
       if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
       if (deadLetters.length > 0) {
         await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
@@ -160,13 +177,19 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
     }
     if (stored.length === 0) return;
     try {
-      const hits = hitsOf(stored.flatMap((d) => d.rows.fielded), triggers);
+      const hits = hitsOf(
+        stored.flatMap((d) => d.rows.fielded),
+        triggers,
+      );
       if (hits.length > 0) await publisher.publish(hits, groupToken(stored));
     } catch (error) {
       nakAll(stored, error);
       return;
     }
-    ctx.metrics.batchRecords.observe({ stage: 'insert' }, stored.reduce((n, d) => n + d.rows.eventCount, 0));
+    ctx.metrics.batchRecords.observe(
+      { stage: 'insert' },
+      stored.reduce((n, d) => n + d.rows.eventCount, 0),
+    );
     for (const d of stored) {
       const stream = String(d.rows.streamId);
       if (d.rows.eventCount > 0) ctx.metrics.streamEvents.inc({ stream }, d.rows.eventCount);

@@ -2,7 +2,7 @@
  * The enabled triggers of each stream, compiled once per trigger version (a changed trigger is
  * a new record object), and the CI lookups they need, read from the control model.
  */
-import { compileTrigger, type CiLookup, type CompiledTrigger } from '../../pipelines/problems/trigger-match.js';
+import { type CiLookup, type CompiledTrigger, compileTrigger } from '../../pipelines/problems/trigger-match.js';
 import type { TriggerModel } from '../../schemas/trigger.schema.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 
@@ -20,7 +20,11 @@ export function createTriggerIndex(model: PlatformModel): TriggerIndex {
     return c;
   };
   return {
-    forStream: (streamId) => model.slices.triggers.forStream(streamId).filter((t) => t.enabled).map(compile),
+    forStream: (streamId) =>
+      model.slices.triggers
+        .forStream(streamId)
+        .filter((t) => t.enabled)
+        .map(compile),
     cis: {
       exists: (id) => cmdb.cis.has(id),
       byName(name, typeId) {

@@ -114,7 +114,7 @@ export async function unstoredRows(analytics: AnalyticsStore, table: RowTable, r
   for (const row of rows) {
     if (stored.has(row.id)) continue;
     stored.add(row.id);
-    text += row.line + '\n';
+    text += `${row.line}\n`;
   }
   return text;
 }

@@ -11,10 +11,10 @@
  * stream-data, the answer waits until the bus holds the records; 503 with Retry-After otherwise.
  */
 import Type, { type Static } from 'typebox';
+import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
+import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
 import { json, type Route } from '../runtime/http/route.js';
-import { problems } from '../api/route-kit.js';
-import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 
@@ -107,7 +107,11 @@ export function alertmanagerRoute(deps: ReceiverDeps): Route {
       body: AlertmanagerWebhook,
       bodyExample: WEBHOOK_EXAMPLE,
       responses: {
-        200: { description: 'Every alert is accepted and will be stored', schema: Type.Object({ accepted: Type.Integer({ description: 'Alerts stored, one record each' }) }), example: { accepted: 2 } },
+        200: {
+          description: 'Every alert is accepted and will be stored',
+          schema: Type.Object({ accepted: Type.Integer({ description: 'Alerts stored, one record each' }) }),
+          example: { accepted: 2 },
+        },
         ...problems(400, 413, 415, 422, 503),
       },
     },

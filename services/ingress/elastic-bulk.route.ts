@@ -19,11 +19,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import Type, { type Static } from 'typebox';
+import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
+import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
 import { AppError, fail } from '../runtime/errors.js';
 import { json, type Reply, type Request, type Route } from '../runtime/http/route.js';
-import { problems } from '../api/route-kit.js';
-import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 
@@ -60,7 +60,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 /** The record a document line holds for its action, or why it cannot be stored. */
 function storable(action: Action, document: unknown): { record: Record<string, unknown> } | { reason: string } {
   const record = action === 'update' && isObject(document) ? document['doc'] : document;
-  if (!isObject(record)) return { reason: action === 'update' ? 'the update has no doc object (scripts and upserts alone are not supported)' : 'the document is not a JSON object' };
+  if (!isObject(record))
+    return { reason: action === 'update' ? 'the update has no doc object (scripts and upserts alone are not supported)' : 'the document is not a JSON object' };
   const ts = record['@timestamp'];
   if (ts !== undefined && !isIsoDateTime(ts)) return { reason: `failed to parse field [@timestamp]: ${JSON.stringify(ts).slice(0, 80)} is not an ISO 8601 date-time` };
   return { record };
@@ -143,10 +144,9 @@ const ItemSchema = Type.Object({
 const BulkAnswer = Type.Object({
   took: Type.Integer({ description: 'Milliseconds spent on the request' }),
   errors: Type.Boolean({ description: 'True when an item has status 400' }),
-  items: Type.Array(
-    Type.Object({ index: Type.Optional(ItemSchema), create: Type.Optional(ItemSchema), update: Type.Optional(ItemSchema), delete: Type.Optional(ItemSchema) }),
-    { description: 'One per action, in order, under the action name' },
-  ),
+  items: Type.Array(Type.Object({ index: Type.Optional(ItemSchema), create: Type.Optional(ItemSchema), update: Type.Optional(ItemSchema), delete: Type.Optional(ItemSchema) }), {
+    description: 'One per action, in order, under the action name',
+  }),
 });
 /** A Filebeat-style body: two documents for the `logs-billing` index, one with its own _id. */
 const BULK_BODY_EXAMPLE =
@@ -168,7 +168,12 @@ const BULK_ANSWER_EXAMPLE = {
 const RootAnswer = Type.Object({
   name: Type.String(),
   cluster_name: Type.String(),
-  version: Type.Object({ number: Type.String(), build_flavor: Type.String(), minimum_wire_compatibility_version: Type.String(), minimum_index_compatibility_version: Type.String() }),
+  version: Type.Object({
+    number: Type.String(),
+    build_flavor: Type.String(),
+    minimum_wire_compatibility_version: Type.String(),
+    minimum_index_compatibility_version: Type.String(),
+  }),
   tagline: Type.String(),
 });
 

@@ -5,10 +5,11 @@
  * them is a 503 with Retry-After. Records of a large body go in several messages, so a 503 may
  * come after some of them were stored: the answer says so.
  */
+
+import { batchParts, type RecordKind } from '../../pipelines/records/envelope.js';
 import type { StreamsSlice } from '../control-plane/streams/streams.slice.js';
 import { BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
 import { AppError, fail, failLater } from '../runtime/errors.js';
-import { batchParts, type RecordKind } from '../../pipelines/records/envelope.js';
 import type { MicroBatcher } from './micro-batcher.js';
 
 export interface ReceiverDeps {
@@ -25,14 +26,7 @@ export interface ReceiverDeps {
 const PART_HEADER_BYTES = 64;
 
 /** `what` names the records in the answers ("record", "document", "alert"). */
-export async function handOver(
-  deps: ReceiverDeps,
-  streamId: number,
-  receivedAt: number,
-  kind: RecordKind,
-  records: readonly string[],
-  what = 'record',
-): Promise<void> {
+export async function handOver(deps: ReceiverDeps, streamId: number, receivedAt: number, kind: RecordKind, records: readonly string[], what = 'record'): Promise<void> {
   // batchParts cuts parts under the bound; only a part of one record can be over it.
   const parts = batchParts(receivedAt, kind, records, deps.maxRecords, deps.maxMessageBytes - PART_HEADER_BYTES);
   const sizes = parts.map((p) => Buffer.byteLength(p.text) + PART_HEADER_BYTES);

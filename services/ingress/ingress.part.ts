@@ -4,10 +4,10 @@
  */
 import type { Part } from '../platform.js';
 import { RECORDS_STREAM } from '../runtime/bus-streams.js';
+import { alertmanagerRoute } from './alertmanager.route.js';
+import { elasticRoutes } from './elastic-bulk.route.js';
 import { createMicroBatcher } from './micro-batcher.js';
 import { streamDataRoute } from './stream-data.route.js';
-import { elasticRoutes } from './elastic-bulk.route.js';
-import { alertmanagerRoute } from './alertmanager.route.js';
 
 const MESSAGE_HEADROOM_BYTES = 16 * 1024;
 

@@ -8,12 +8,12 @@
  * the bound refuses new records at once so the ingress answers 503.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../runtime/config.js';
-import type { Logger } from '../runtime/logger.js';
-import type { Metrics } from '../runtime/http/metrics.js';
-import { BusUnavailableError, type Bus } from '../runtime/adapters/bus/bus.port.js';
+import { type BatchPart, encodeBatch } from '../../pipelines/records/envelope.js';
+import { type Bus, BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
 import { recordsSubject } from '../runtime/bus-streams.js';
-import { encodeBatch, type BatchPart } from '../../pipelines/records/envelope.js';
+import type { Config } from '../runtime/config.js';
+import type { Metrics } from '../runtime/http/metrics.js';
+import type { Logger } from '../runtime/logger.js';
 
 interface OpenBatch {
   parts: BatchPart[];

@@ -10,12 +10,12 @@
  * says so).
  */
 import Type from 'typebox';
+import type { RecordKind } from '../../pipelines/records/envelope.js';
+import { type BodyCheck, type Framing, lineSlices, MEDIA_TYPES, type MediaType, readsLines, validateBody } from '../../pipelines/records/validate-body.step.js';
+import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
 import { fail } from '../runtime/errors.js';
 import { json, type Route } from '../runtime/http/route.js';
-import { lineSlices, MEDIA_TYPES, readsLines, validateBody, type BodyCheck, type Framing, type MediaType } from '../../pipelines/records/validate-body.step.js';
-import { problems } from '../api/route-kit.js';
-import type { RecordKind } from '../../pipelines/records/envelope.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 

@@ -36,8 +36,7 @@ export function basicPassword(authorization: string | undefined): string | undef
 /** The key the request sends through one of `sources`; empty values count as absent. */
 export function streamKeyOf(request: Request, sources: readonly StreamKeySource[] = ALL_KEY_SOURCES): string | undefined {
   for (const source of sources) {
-    const key =
-      source === 'query' ? request.query.get('streamKey') : source === 'header' ? request.headers['x-smon-stream-key'] : basicPassword(request.headers['authorization']);
+    const key = source === 'query' ? request.query.get('streamKey') : source === 'header' ? request.headers['x-smon-stream-key'] : basicPassword(request.headers['authorization']);
     if (key) return key;
   }
   return undefined;

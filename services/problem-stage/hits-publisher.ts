@@ -41,7 +41,9 @@ export function createHitsPublisher(bus: Bus, partitions: number, maxMessageByte
     async close(closes) {
       await Promise.all(
         closes.map((c) =>
-          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ keys: [], closes: [c], sentAt: now() }), { msgId: `close:${c.triggerId}:${c.ciId}:${c.at}` }),
+          bus.publish(hitsSubject(partitionOf(c.triggerId, c.ciId, partitions)), encodeHits({ keys: [], closes: [c], sentAt: now() }), {
+            msgId: `close:${c.triggerId}:${c.ciId}:${c.at}`,
+          }),
         ),
       );
     },

@@ -16,20 +16,21 @@
  * came between 5 and their writes. A write refused in 5 (two owners, during a takeover) is
  * counted and recomputed on what the other owner wrote.
  */
+
+import { performance } from 'node:perf_hooks';
 import type { KeyClose } from '../../pipelines/problems/hit-envelope.js';
 import { decodeHits } from '../../pipelines/problems/hit-envelope.js';
-import { applyToKey, changedSpans, spansToWrite, type KeyState, type TriggerFacts } from '../../pipelines/problems/key-state.js';
-import { packKeyState, unpackKeyState, type PackedKeyState } from '../../pipelines/problems/key-state-codec.js';
+import { applyToKey, changedSpans, type KeyState, spansToWrite, type TriggerFacts } from '../../pipelines/problems/key-state.js';
+import { type PackedKeyState, packKeyState, unpackKeyState } from '../../pipelines/problems/key-state-codec.js';
 import { problemKeyOf } from '../../pipelines/problems/partition.js';
 import type { ProblemRow } from '../../pipelines/problems/problem-row.js';
 import type { Hit } from '../../pipelines/problems/problem-timeline.js';
-import { pendingCloseKey, summaryKey, type KeySummaryRecord } from '../control-plane/problems/problems.types.js';
+import { type KeySummaryRecord, pendingCloseKey, summaryKey } from '../control-plane/problems/problems.types.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { PlatformContext } from '../platform.js';
 import type { Bus, BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
 import type { JournalChange } from '../runtime/adapters/journal/journal.port.js';
 import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
-import { performance } from 'node:perf_hooks';
 import { HITS_STREAM, hitsSubject } from '../runtime/bus-streams.js';
 import { createGroupRunner } from './group-runner.js';
 import { rowsOfKey } from './key-rows.js';
@@ -211,7 +212,9 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
 
   async function processGroup(messages: BusMessage[]): Promise<void> {
     // A slow store must not look like a dead owner: keep the partitions while working on them.
-    const heartbeat = setInterval(() => messages.forEach((m) => m.working()), HITS_ACK_WAIT_MS / 3);
+    const heartbeat = setInterval(() => {
+      for (const m of messages) m.working();
+    }, HITS_ACK_WAIT_MS / 3);
     let sentAt: number[] = [];
     try {
       const gathered = gather(messages);

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
-import { EnvSchema, envExpectations, type Env } from '../../schemas/env.schema.js';
+import { type Env, EnvSchema, envExpectations } from '../../schemas/env.schema.js';
 
 export interface Config {
   port: number;
@@ -15,9 +15,7 @@ export interface Config {
   batching: { maxRecords: number; maxBytes: number; maxWaitMs: number; maxPendingBatches: number; publishTimeoutMs: number };
   /** Piscina threads of an SLA worker (DESIGN §9). */
   slaThreads: number;
-  analytics:
-    | { kind: 'chdb'; dataDir: string }
-    | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
+  analytics: { kind: 'chdb'; dataDir: string } | { kind: 'clickhouse'; url: string; username: string; password: string; database: string };
   bus: { kind: 'memory'; logPath: string } | { kind: 'jetstream'; url: string };
   journal: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
   /** Problem state, keyed by (trigger, CI) (DESIGN §7a): beside the journal, in the same engine. */
@@ -87,12 +85,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         }
       : { kind: 'chdb', dataDir: resolve(dataDir, 'clickhouse') },
     bus: env.NATS_URL ? { kind: 'jetstream', url: env.NATS_URL } : { kind: 'memory', logPath: resolve(dataDir, 'bus') },
-    journal: env.REDIS_URL
-      ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' }
-      : { kind: 'lmdb', path: resolve(dataDir, 'control') },
-    keyedStore: env.REDIS_URL
-      ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' }
-      : { kind: 'lmdb', path: resolve(dataDir, 'problems') },
+    journal: env.REDIS_URL ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' } : { kind: 'lmdb', path: resolve(dataDir, 'control') },
+    keyedStore: env.REDIS_URL ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' } : { kind: 'lmdb', path: resolve(dataDir, 'problems') },
     problemPartitions: env.OPS_PROBLEM_PARTITIONS ?? 16,
   };
 }

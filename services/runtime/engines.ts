@@ -1,18 +1,19 @@
 /** Opens the three engines the configuration names (DESIGN §2); the code above them is the same. */
-import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+
 import type { AnalyticsStore } from './adapters/analytics/analytics.port.js';
 import { createChdbStore } from './adapters/analytics/chdb.adapter.js';
 import { createClickHouseStore } from './adapters/analytics/clickhouse.adapter.js';
 import type { Bus } from './adapters/bus/bus.port.js';
-import { createMemoryBus } from './adapters/bus/memory.adapter.js';
 import { createJetStreamBus } from './adapters/bus/jetstream.adapter.js';
+import { createMemoryBus } from './adapters/bus/memory.adapter.js';
 import type { Journal } from './adapters/journal/journal.port.js';
 import { openLmdbJournal } from './adapters/journal/lmdb.adapter.js';
 import { openRedisJournal } from './adapters/journal/redis.adapter.js';
 import type { KeyedStore } from './adapters/keyed/keyed-store.port.js';
 import { openLmdbKeyedStore } from './adapters/keyed/lmdb.adapter.js';
 import { openRedisKeyedStore } from './adapters/keyed/redis.adapter.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
 
 export interface Engines {
   analytics: AnalyticsStore;

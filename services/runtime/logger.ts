@@ -1,4 +1,4 @@
-import { pino, type Logger, type DestinationStream } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -12,14 +12,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       level,
       base: { pid: process.pid },
       redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers["x-smon-stream-key"]',
-          'req.query.streamKey',
-          '*.password',
-          '*.token',
-          '*.key',
-        ],
+        paths: ['req.headers.authorization', 'req.headers["x-smon-stream-key"]', 'req.query.streamKey', '*.password', '*.token', '*.key'],
         censor: '[redacted]',
       },
     },

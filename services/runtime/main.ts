@@ -2,11 +2,12 @@
  * Runs a process: parses the environment (a bad value stops the start with one line naming the
  * variable), starts the parts, and stops them in order on SIGTERM or SIGINT, exiting 0.
  */
-import { ConfigError, isDistributed, loadConfig, type Config } from './config.js';
+
+import { allPartNames, type PartName } from '../parts.js';
+import { startPlatform } from '../platform.js';
+import { type Config, ConfigError, isDistributed, loadConfig } from './config.js';
 import { describeEngines } from './engines.js';
 import { createLogger } from './logger.js';
-import { startPlatform } from '../platform.js';
-import { allPartNames, type PartName } from '../parts.js';
 import { detachStdin } from './stdin.js';
 
 function refuse(line: string): never {
@@ -27,7 +28,7 @@ export async function runService(service: string, names: readonly PartName[]): P
     refuse(`the ${service} service runs as its own process only in distributed mode: set NATS_URL, REDIS_URL and CLICKHOUSE_URL, or run everything with npm start`);
   }
   const logger = createLogger(config.logLevel);
-  let platform;
+  let platform: Awaited<ReturnType<typeof startPlatform>>;
   try {
     platform = await startPlatform(config, names, { logger });
   } catch (err) {

@@ -5,17 +5,17 @@
  * shows. A Multi template runs each of its Single templates the same way, then combines them.
  */
 import type { Piscina } from 'piscina';
+import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { calculateMulti, type MultiTemplateItem } from '../../pipelines/sla/multi-template.js';
 import { templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
 import type { Interval, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
-import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
-import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
 import type { SlaCiRowModel } from '../../schemas/sla-export.schema.js';
+import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../control-plane/slices.js';
 import type { SlaReportRecord } from '../control-plane/sla/sla-reports.slice.js';
+import type { PlatformModel } from '../control-plane/slices.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
-import { PACKED_FIELDS, type CiFiguresOut, type PackedChunk, type PackedCi } from './calculate.thread.js';
+import { type CiFiguresOut, PACKED_FIELDS, type PackedChunk, type PackedCi } from './calculate.thread.js';
 
 export interface CalculationDeps {
   model: PlatformModel;
@@ -118,7 +118,14 @@ export async function calculateSingleTemplate(
       maintenance: maintenanceIntervals(model, id, range.start, range.end),
     };
   });
-  const context = templateContext({ range, now, priorities: template.priorities, calendar: calendarOf(template), excludeMaintenance: template.excludeMaintenance, cis: cis.map((c) => ({ ...c, problems: [] })) });
+  const context = templateContext({
+    range,
+    now,
+    priorities: template.priorities,
+    calendar: calendarOf(template),
+    excludeMaintenance: template.excludeMaintenance,
+    cis: cis.map((c) => ({ ...c, problems: [] })),
+  });
   const chunkCount = Math.max(1, Math.min(deps.threads, cis.length));
   const size = Math.ceil(cis.length / chunkCount) || 1;
   const runs: Array<Promise<CiFiguresOut[]>> = [];
@@ -172,7 +179,7 @@ export async function calculateReport(deps: CalculationDeps, report: SlaReportRe
   const items: MultiTemplateItem[] = [];
   for (const member of template.templates) {
     const single = templates.get(member.id);
-    if (!single || single.type !== 'Single') throw new ReportError(`SLA template ${member.id} of multi-template ${template.id} no longer exists`);
+    if (single?.type !== 'Single') throw new ReportError(`SLA template ${member.id} of multi-template ${template.id} no longer exists`);
     const { figures } = await calculateSingleTemplate(deps, single, range, undefined, phases);
     items.push({ name: single.name, weight: member.weight, figures });
   }
@@ -188,5 +195,5 @@ async function timed(phases: CalculationPhases, store: () => Promise<void>): Pro
 
 async function storeRows(deps: CalculationDeps, reportId: string, kind: string, rows: readonly object[], createdAt: string): Promise<void> {
   const lines = rows.map((row, seq) => JSON.stringify({ report_id: reportId, kind, seq, row: JSON.stringify(row), created_at: createdAt })).join('\n');
-  if (lines.length > 0) await deps.analytics.insert('sla_report_rows', Buffer.from(lines + '\n'));
+  if (lines.length > 0) await deps.analytics.insert('sla_report_rows', Buffer.from(`${lines}\n`));
 }

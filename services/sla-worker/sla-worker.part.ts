@@ -7,15 +7,16 @@
  * jobs die with their process; a publish may fail) are queued again; results past their day
  * are deleted.
  */
-import { Piscina } from 'piscina';
+
 import { randomUUID } from 'node:crypto';
+import { Piscina } from 'piscina';
+import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
+import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { SLA_JOBS_STREAM } from '../runtime/bus-streams.js';
-import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
-import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
-import { calculateReport, ReportError, type CalculationDeps } from './calculate-report.js';
 import type { CiFiguresOut, PackedChunk } from './calculate.thread.js';
+import { type CalculationDeps, calculateReport, ReportError } from './calculate-report.js';
 import { decodeJob, queueJob } from './sla-jobs.js';
 
 export const SLA_WORKER_CONSUMER = {
@@ -90,14 +91,13 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
   // The order may come from another process: make sure its record has arrived.
   await ctx.controlPlane.catchUp();
   const report = ctx.controlPlane.model.slices.slaReports.reports.get(job.reportId);
-  if (!report || report.status !== 'Pending') {
+  if (report?.status !== 'Pending') {
     message.ack();
     return;
   }
   const log = ctx.logger.child({ report: report.id, attempt: job.attempt });
   running.add(report.id);
-  const beat = () =>
-    ctx.controlPlane.execute(heartbeatReport(report.id, ctx.now())).catch((err: unknown) => log.warn({ err }, 'SLA heartbeat not recorded'));
+  const beat = () => ctx.controlPlane.execute(heartbeatReport(report.id, ctx.now())).catch((err: unknown) => log.warn({ err }, 'SLA heartbeat not recorded'));
   await beat();
   const heartbeat = setInterval(() => {
     message.working();
@@ -111,8 +111,16 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
     await ctx.controlPlane.execute(finishReport(report.id, { status: 'Ok', reportId: randomUUID() }, ctx.now()));
     const round = (ms: number) => Math.round(ms);
     took('ok');
-    for (const [phase, ms] of [['problems', phases.problemsMs], ['maths', phases.mathsMs], ['store', phases.storeMs]] as const) ctx.metrics.slaJobPhaseDuration.observe({ phase }, ms / 1000);
-    log.info({ ms: Math.round(performance.now() - started), threads: deps.threads, problemsMs: round(phases.problemsMs), mathsMs: round(phases.mathsMs), storeMs: round(phases.storeMs) }, 'SLA report calculated');
+    for (const [phase, ms] of [
+      ['problems', phases.problemsMs],
+      ['maths', phases.mathsMs],
+      ['store', phases.storeMs],
+    ] as const)
+      ctx.metrics.slaJobPhaseDuration.observe({ phase }, ms / 1000);
+    log.info(
+      { ms: Math.round(performance.now() - started), threads: deps.threads, problemsMs: round(phases.problemsMs), mathsMs: round(phases.mathsMs), storeMs: round(phases.storeMs) },
+      'SLA report calculated',
+    );
     message.ack();
   } catch (error) {
     const failed = error instanceof ReportError || !isTransient(error);

@@ -1,8 +1,8 @@
-import t from 'tap';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import t from 'tap';
 import { createChdbStore } from '../../services/runtime/adapters/analytics/chdb.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { analyticsContract } from './analytics.contract.js';

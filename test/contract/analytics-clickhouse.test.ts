@@ -1,5 +1,5 @@
-import t from 'tap';
 import { randomBytes } from 'node:crypto';
+import t from 'tap';
 import { createClickHouseStore } from '../../services/runtime/adapters/analytics/clickhouse.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { startClickHouseHttp } from '../support/clickhouse-http.js';

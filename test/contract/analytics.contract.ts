@@ -2,9 +2,10 @@
  * What every analytics store must do (DESIGN §2: one SQL, two engines). Each adapter's test file
  * runs this same suite, so the embedded and the distributed mode cannot drift apart.
  */
+
+import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import type { Test } from 'tap';
-import { randomBytes } from 'node:crypto';
 import type { AnalyticsStore } from '../../services/runtime/adapters/analytics/analytics.port.js';
 import { runMigrations } from '../../services/runtime/adapters/analytics/migrations.js';
 import { silentLogger } from '../../services/runtime/logger.js';
@@ -44,33 +45,27 @@ export function analyticsContract(t: Test, name: string, open: () => Promise<Ope
     );
     await store.insert(table, [
       { id: 1, name: 'one', ts: '2024-01-02 03:04:05.678', tags: ['a', 'b'], labels: { k: 'v' } },
-      { id: '18446744073709551615', name: "it's \"two\"", ts: '2024-01-02 03:04:05.000', tags: [], labels: {} },
+      { id: '18446744073709551615', name: 'it\'s "two"', ts: '2024-01-02 03:04:05.000', tags: [], labels: {} },
     ]);
-    const ndjson = [{ id: 3, name: 'three\nlines', ts: '2024-02-01 00:00:00.001', tags: ['x'], labels: { a: '1', b: '2' } }]
-      .map((r) => JSON.stringify(r))
-      .join('\n');
+    const ndjson = [{ id: 3, name: 'three\nlines', ts: '2024-02-01 00:00:00.001', tags: ['x'], labels: { a: '1', b: '2' } }].map((r) => JSON.stringify(r)).join('\n');
     await store.insert(table, Buffer.from(`${ndjson}\n`));
     await store.insert(table, []);
     const rows = await store.query(`SELECT id, name, ts, tags, labels FROM ${table} ORDER BY id`);
     t.same(rows, [
       { id: '1', name: 'one', ts: '2024-01-02 03:04:05.678', tags: ['a', 'b'], labels: { k: 'v' } },
       { id: '3', name: 'three\nlines', ts: '2024-02-01 00:00:00.001', tags: ['x'], labels: { a: '1', b: '2' } },
-      { id: '18446744073709551615', name: "it's \"two\"", ts: '2024-01-02 03:04:05.000', tags: [], labels: {} },
+      { id: '18446744073709551615', name: 'it\'s "two"', ts: '2024-01-02 03:04:05.000', tags: [], labels: {} },
     ]);
   });
 
   withStore('binds parameters of every type verbatim', async (t, { store }) => {
     const table = unique('params');
     await store.command(`CREATE TABLE ${table} (id UInt64, name String) ENGINE = MergeTree ORDER BY id`);
-    const tricky = [
-      `it's "quoted"`,
-      'back\\slash \\n not a newline \\',
-      `'; DROP TABLE ${table}; --`,
-      `x' OR '1'='1`,
-      'tab\there\nnewline\r{braces:String} ünïcödé',
-      '',
-    ];
-    await store.insert(table, tricky.map((name, i) => ({ id: i + 1, name })));
+    const tricky = [`it's "quoted"`, 'back\\slash \\n not a newline \\', `'; DROP TABLE ${table}; --`, `x' OR '1'='1`, 'tab\there\nnewline\r{braces:String} ünïcödé', ''];
+    await store.insert(
+      table,
+      tricky.map((name, i) => ({ id: i + 1, name })),
+    );
     for (const value of tricky) {
       t.same(await store.query('SELECT {s:String} AS s', { s: value }), [{ s: value }], `String ${JSON.stringify(value)}`);
       t.same(await store.query(`SELECT count() AS n FROM ${table} WHERE name = {s:String}`, { s: value }), [{ n: '1' }]);
@@ -83,16 +78,12 @@ export function analyticsContract(t: Test, name: string, open: () => Promise<Ope
 
     const list = ['a', "it's", 'back\\slash', '', 'comma, ]'];
     t.same(await store.query('SELECT {l:Array(String)} AS l', { l: list }), [{ l: list }]);
-    t.same(
-      await store.query(`SELECT id FROM ${table} WHERE has({l:Array(String)}, name) ORDER BY id`, { l: [tricky[0], tricky[3]] }),
-      [{ id: '1' }, { id: '4' }],
-    );
+    t.same(await store.query(`SELECT id FROM ${table} WHERE has({l:Array(String)}, name) ORDER BY id`, { l: [tricky[0], tricky[3]] }), [{ id: '1' }, { id: '4' }]);
 
     const when = new Date('2024-03-04T05:06:07.089Z');
-    t.same(
-      await store.query(`SELECT {t:DateTime64(3, 'UTC')} AS t, toUnixTimestamp64Milli({t:DateTime64(3, 'UTC')}) AS ms`, { t: when }),
-      [{ t: '2024-03-04 05:06:07.089', ms: String(when.getTime()) }],
-    );
+    t.same(await store.query(`SELECT {t:DateTime64(3, 'UTC')} AS t, toUnixTimestamp64Milli({t:DateTime64(3, 'UTC')}) AS ms`, { t: when }), [
+      { t: '2024-03-04 05:06:07.089', ms: String(when.getTime()) },
+    ]);
     t.same(await store.query(`SELECT {t:DateTime64(3, 'UTC')} AS t`, { t: '2024-03-04 05:06:07.089' }), [{ t: '2024-03-04 05:06:07.089' }]);
 
     const map = { plain: 'v', "quote'key": 'back\\slash', empty: '' };
@@ -101,9 +92,7 @@ export function analyticsContract(t: Test, name: string, open: () => Promise<Ope
 
   withStore('a deduplication token makes a repeated insert add nothing', async (t, { store }) => {
     const table = unique('dedup');
-    await store.command(
-      `CREATE TABLE ${table} (id UInt32, v String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100`,
-    );
+    await store.command(`CREATE TABLE ${table} (id UInt32, v String) ENGINE = MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100`);
     const rows = [
       { id: 1, v: 'a' },
       { id: 2, v: 'b' },
@@ -141,9 +130,18 @@ export function analyticsContract(t: Test, name: string, open: () => Promise<Ope
     const tables = await store.query<{ name: string }>(
       `SELECT name FROM system.tables WHERE database = currentDatabase() AND name IN ('events', 'dead_letters', 'schema_migrations') ORDER BY name`,
     );
-    t.same(tables.map((r) => r.name), ['dead_letters', 'events', 'schema_migrations']);
-    const files = readdirSync(new URL('../../schemas/migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort();
-    t.same(await store.query('SELECT DISTINCT version FROM schema_migrations ORDER BY version'), files.map((f) => ({ version: Number(f.slice(0, 4)) })), 'each migration recorded once');
+    t.same(
+      tables.map((r) => r.name),
+      ['dead_letters', 'events', 'schema_migrations'],
+    );
+    const files = readdirSync(new URL('../../schemas/migrations/', import.meta.url))
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
+    t.same(
+      await store.query('SELECT DISTINCT version FROM schema_migrations ORDER BY version'),
+      files.map((f) => ({ version: Number(f.slice(0, 4)) })),
+      'each migration recorded once',
+    );
 
     const id = '0b7d3b1e-6a55-4c55-9a3c-2f1f3f9d1e01';
     const event = { id, stream_id: '7', ts: '2024-05-06 07:08:09.010', received_at: '2024-05-06 07:08:09.011', route: 'r', labels: { a: 'b' }, payload: '{}' };

@@ -3,7 +3,7 @@ import { BusUnavailableError } from '../../services/runtime/adapters/bus/bus.por
 import { createJetStreamBus } from '../../services/runtime/adapters/bus/jetstream.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { encode, eventually, outcome, Recorder } from '../support/bus-recorder.js';
-import { missingServices, startNats, type RunningService } from '../support/services.js';
+import { missingServices, type RunningService, startNats } from '../support/services.js';
 import { ackAll, busContract, busFixture, type OpenBus } from './bus.contract.js';
 
 const skip = missingServices('nats-server');

@@ -34,7 +34,10 @@ t.test('memory: publish resolves only once a consumer acked the message', async 
     for (const m of batch) m.ack();
   });
   let acked = false;
-  const publishing = f.publish('one').then((ack) => ((acked = true), ack));
+  const publishing = f.publish('one').then((ack) => {
+    acked = true;
+    return ack;
+  });
   await rec.until('the delivery', (s) => s.length === 1);
   await new Promise((resolve) => setImmediate(resolve));
   t.notOk(acked, 'not resolved while the handler holds the message');
@@ -45,7 +48,7 @@ t.test('memory: publish resolves only once a consumer acked the message', async 
 t.test('memory: a termed message resolves its publish; a dropped one rejects it', async (t) => {
   const f = await busFixture(t, open);
   f.bus.consume(f.consumer({ maxDeliver: 2 }), async (batch) => {
-    for (const m of batch) (m.msgId === 'bad' ? m.term() : m.nak());
+    for (const m of batch) m.msgId === 'bad' ? m.term() : m.nak();
   });
   t.equal((await f.publish('bad')).duplicate, false, 'term: the consumer took responsibility');
   const dropped = await outcome(f.publish('nobody'));
@@ -65,7 +68,7 @@ t.test('memory: a message waits for a consumer; a duplicate shares its outcome; 
   const rec = new Recorder();
   f.bus.consume(f.consumer(), ackAll(rec));
   t.match(await copy, { seq: 1, duplicate: true }, 'the copy resolves when the stored original is acked');
-  t.same(rec.texts(), ['early'], 'the message outlived its publisher\'s timeout');
+  t.same(rec.texts(), ['early'], "the message outlived its publisher's timeout");
 });
 
 t.test('memory: close() stops consumers and rejects the publishes still waiting', async (t) => {
@@ -99,7 +102,7 @@ t.test('memory: streams may not overlap, and a subject without a stream is refus
 
 const LOGGED: StreamSpec = { name: 'LOGGED', subjects: ['logged.>'], duplicateWindowMs: 60_000, retention: 'workqueue', inProcess: 'logged' };
 
-t.test('memory: a logged stream\'s publish resolves with no consumer at all', async (t) => {
+t.test("memory: a logged stream's publish resolves with no consumer at all", async (t) => {
   const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
   t.teardown(() => rmSync(logPath, { recursive: true, force: true }));
   const bus = createMemoryBus({ logger: silentLogger() }, { logPath });
@@ -147,8 +150,20 @@ t.test('memory: after a restart, a logged stream delivers again what was not ack
   const after = new Recorder();
   second.consume({ stream: 'LOGGED', durable: 'd', maxBatch: 10, maxWaitMs: 0, ackWaitMs: 30_000 }, ackAll(after, 'second'));
   await after.until('three deliveries', (s) => s.length === 3);
-  t.same(after.seen.map((s) => [s.text, s.subject]), [['a', 'logged.x'], ['c', 'logged.x'], ['d', 'logged.other']], 'in stream order, subjects kept');
-  t.same(after.seen.map((s) => s.deliveryCount), [2, 2, 2], 'each counted as a redelivery: it may have been delivered before');
+  t.same(
+    after.seen.map((s) => [s.text, s.subject]),
+    [
+      ['a', 'logged.x'],
+      ['c', 'logged.x'],
+      ['d', 'logged.other'],
+    ],
+    'in stream order, subjects kept',
+  );
+  t.same(
+    after.seen.map((s) => s.deliveryCount),
+    [2, 2, 2],
+    'each counted as a redelivery: it may have been delivered before',
+  );
   t.match(await second.publish('logged.x', encode('e'), { msgId: 'e' }), { seq: 5 }, 'new messages continue the sequence');
   await after.until('the new one', (s) => s.length === 4);
   await second.close();

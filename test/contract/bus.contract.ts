@@ -5,14 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import {
-  BusUnavailableError,
-  type BatchHandler,
-  type Bus,
-  type ConsumerSpec,
-  type PublishAck,
-  type StreamSpec,
-} from '../../services/runtime/adapters/bus/bus.port.js';
+import { type BatchHandler, type Bus, BusUnavailableError, type ConsumerSpec, type PublishAck, type StreamSpec } from '../../services/runtime/adapters/bus/bus.port.js';
 import { decode, encode, eventually, outcome, Recorder, type Seen } from '../support/bus-recorder.js';
 
 export type OpenBus = () => Promise<{ bus: Bus; cleanup?: () => Promise<void> }>;
@@ -78,8 +71,14 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     await rec.until('1000 deliveries', (s) => s.length >= 1000);
     t.same(rec.texts(), texts, 'delivered in publish order, each once');
     const seqs = (await acks).map((a) => a.seq);
-    t.ok(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!), 'stream sequence follows publish order');
-    t.ok((await acks).every((a) => a.stream === f.stream && !a.duplicate), 'acks name the stream, no duplicates');
+    t.ok(
+      seqs.every((seq, i) => i === 0 || seq > seqs[i - 1]!),
+      'stream sequence follows publish order',
+    );
+    t.ok(
+      (await acks).every((a) => a.stream === f.stream && !a.duplicate),
+      'acks name the stream, no duplicates',
+    );
     await eventually('no message pending', async () => (await f.bus.stats()).pending[f.stream] === 0);
   });
 
@@ -140,7 +139,11 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     await rec.until('both redelivered', () => redeliveryOf(rec, 'now') !== undefined && redeliveryOf(rec, 'later') !== undefined);
     const back = redeliveryOf(rec, 'later')!;
     t.ok(back.at - nakedAt.get('later')! >= 250, `nak(300) held the message (${back.at - nakedAt.get('later')!} ms)`);
-    t.same(['now', 'later'].map((x) => rec.seen.find((s) => s.text === x)?.deliveryCount), [1, 1], 'each first delivered with deliveryCount 1');
+    t.same(
+      ['now', 'later'].map((x) => rec.seen.find((s) => s.text === x)?.deliveryCount),
+      [1, 1],
+      'each first delivered with deliveryCount 1',
+    );
     await Promise.all([now, later]);
     t.ok((await f.bus.stats()).redeliveries >= 2, 'redeliveries are counted');
   });
@@ -317,14 +320,17 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     let failed: { acked: string; left: string[] } | undefined;
     f.bus.consume(f.consumer({ maxBatch: 3, maxWaitMs: 200 }), async (batch) => {
       for (const m of batch) rec.record('c', m);
-      if (failed) return batch.forEach((m) => m.ack());
+      if (failed) {
+        for (const m of batch) m.ack();
+        return;
+      }
       const [head, ...rest] = batch;
       head!.ack();
       failed = { acked: decode(head!.data), left: rest.map((m) => decode(m.data)) };
       throw new Error('handler failure expected by the test');
     });
     const acks = ['p', 'q', 'r'].map((x) => f.publish(x));
-    await rec.until('the failed batch redelivered', () => failed !== undefined && failed.left.every((x) => redeliveryOf(rec, x) !== undefined));
+    await rec.until('the failed batch redelivered', () => failed?.left.every((x) => redeliveryOf(rec, x) !== undefined) ?? false);
     t.equal(failed!.left.length, 2, 'the whole batch was handed over at once');
     t.equal(rec.count(failed!.acked), 1, 'the message acked before the throw is not redelivered');
     await Promise.all(acks);
@@ -344,7 +350,10 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     await rec.until('three deliveries of poison', () => rec.count('poison') >= 3);
     await f.publish('after');
     await rec.until('the next message', () => rec.distinct.has('after'));
-    t.same(rec.seen.filter((s) => s.text === 'poison').map((s) => s.deliveryCount), [1, 2, 3]);
+    t.same(
+      rec.seen.filter((s) => s.text === 'poison').map((s) => s.deliveryCount),
+      [1, 2, 3],
+    );
   });
 
   t.test(`${name}: limits retention: each durable gets every message; a filter narrows what it gets`, async (t) => {

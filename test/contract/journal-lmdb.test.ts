@@ -1,9 +1,9 @@
-import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openLmdbJournal } from '../../services/runtime/adapters/journal/lmdb.adapter.js';
+import t from 'tap';
 import { JournalTrimmedError } from '../../services/runtime/adapters/journal/journal-common.js';
+import { openLmdbJournal } from '../../services/runtime/adapters/journal/lmdb.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { collect, journalContract } from './journal.contract.js';
 
@@ -28,7 +28,10 @@ t.test('lmdb: the log is bounded, and reading past what is kept fails instead of
     rmSync(path, { recursive: true, force: true });
   });
   for (let revision = 0; revision < 30; revision++) await journal.commit(revision, [{ key: 'ci:1', value: revision }]);
-  t.same((await journal.readSince(20)).map((e) => e.revision), [21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
+  t.same(
+    (await journal.readSince(20)).map((e) => e.revision),
+    [21, 22, 23, 24, 25, 26, 27, 28, 29, 30],
+  );
   await t.rejects(journal.readSince(19), JournalTrimmedError);
   await t.rejects(journal.readSince(0), /no longer kept/);
   t.throws(() => journal.tail(5, () => undefined), JournalTrimmedError);
@@ -59,6 +62,9 @@ t.test('lmdb: a handle opened by another process is seen through polling', async
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   t.equal(code, 0, stderr);
   await tail.until(3);
-  t.same(tail.entries.map((e) => e.revision), [1, 2, 3]);
+  t.same(
+    tail.entries.map((e) => e.revision),
+    [1, 2, 3],
+  );
   tail.stop();
 });

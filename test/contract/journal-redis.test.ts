@@ -1,12 +1,12 @@
-import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
+import t from 'tap';
+import { JournalTrimmedError } from '../../services/runtime/adapters/journal/journal-common.js';
 import { openRedisJournal } from '../../services/runtime/adapters/journal/redis.adapter.js';
 import { redactRedisUrl } from '../../services/runtime/adapters/redis-connection.js';
-import { JournalTrimmedError } from '../../services/runtime/adapters/journal/journal-common.js';
 import { createLogger, silentLogger } from '../../services/runtime/logger.js';
-import { missingServices, startRedis, type RunningService } from '../support/services.js';
+import { missingServices, type RunningService, startRedis } from '../support/services.js';
 import { collect, journalContract } from './journal.contract.js';
 
 const skip = missingServices('redis-server');
@@ -21,7 +21,11 @@ function capturingLogger(): { logger: ReturnType<typeof createLogger>; lines: st
     write(chunk: Buffer, _enc, done) {
       const line = chunk.toString();
       lines.push(line);
-      for (const w of [...waiters]) if (w.match.test(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
+      for (const w of [...waiters])
+        if (w.match.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
       done();
     },
   });
@@ -55,7 +59,10 @@ if (skip) {
     t.teardown(() => journal.close());
     // Approximate trimming drops whole stream nodes (100 entries by default), hence 300 commits.
     for (let revision = 0; revision < 300; revision++) await journal.commit(revision, [{ key: 'ci:1', value: revision }]);
-    t.same((await journal.readSince(290)).map((e) => e.revision), [291, 292, 293, 294, 295, 296, 297, 298, 299, 300]);
+    t.same(
+      (await journal.readSince(290)).map((e) => e.revision),
+      [291, 292, 293, 294, 295, 296, 297, 298, 299, 300],
+    );
     await t.rejects(journal.readSince(0), JournalTrimmedError);
     await t.rejects(journal.readSince(0), /no longer kept/);
     t.equal((await journal.load()).records.get('ci:1'), 299);
@@ -85,7 +92,10 @@ if (skip) {
       for (let i = 5; i < 10; i++) await commit(round * 10 + i);
     }
     await tail.until(revision);
-    t.same(tail.entries.map((e) => e.revision), Array.from({ length: 30 }, (_, i) => i + 1));
+    t.same(
+      tail.entries.map((e) => e.revision),
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
     tail.stop();
   });
 
@@ -104,7 +114,10 @@ if (skip) {
     await own.kill();
     await own.restart();
     await captured.waitFor(/lost data/);
-    t.ok(captured.lines.some((l) => /"storeRevision":0,"readerRevision":1/.test(l)), 'the loss is logged with both revisions');
+    t.ok(
+      captured.lines.some((l) => /"storeRevision":0,"readerRevision":1/.test(l)),
+      'the loss is logged with both revisions',
+    );
     // The emptied store numbers from 1 again; the reader's model must reload. The tail itself is
     // alive: entries beyond its cursor arrive.
     t.same(await journal.commit(0, [{ key: 'ci:1', value: 'again' }]), { ok: true, revision: 1 });
@@ -122,7 +135,13 @@ if (skip) {
     // Redis without requirepass accepts any password for `default` (ioredis only warns).
     const journal = await openRedisJournal({ url, keyPrefix: uniquePrefix() }, { logger: captured.logger });
     await journal.close();
-    t.ok(captured.lines.some((l) => l.includes('default:***@')), 'the connection is logged, redacted');
-    t.notOk(captured.lines.some((l) => l.includes('s3cret')), 'no log line holds the password');
+    t.ok(
+      captured.lines.some((l) => l.includes('default:***@')),
+      'the connection is logged, redacted',
+    );
+    t.notOk(
+      captured.lines.some((l) => l.includes('s3cret')),
+      'no log line holds the password',
+    );
   });
 }

@@ -24,7 +24,11 @@ export function collect(journal: Journal, from: number): { entries: JournalEntry
   const waiters: { n: number; resolve: () => void }[] = [];
   const stop = journal.tail(from, (entry) => {
     entries.push(entry);
-    for (const w of [...waiters]) if (entries.length >= w.n) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters])
+      if (entries.length >= w.n) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
   });
   return {
     entries,
@@ -33,7 +37,13 @@ export function collect(journal: Journal, from: number): { entries: JournalEntry
       if (entries.length >= n) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`only ${entries.length} of ${n} entries after ${WAIT_MS} ms`)), WAIT_MS);
-        waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        });
       });
     },
   };
@@ -50,7 +60,10 @@ export function journalContract(t: Test, name: string, open: OpenJournal): void 
     t.test(`${name}: ${title}`, async (t) => {
       const fixture = await open();
       const handles: Journal[] = [fixture.journal];
-      const track = (j: Journal): Journal => (handles.push(j), j);
+      const track = (j: Journal): Journal => {
+        handles.push(j);
+        return j;
+      };
       try {
         await body(t, { ...fixture, track });
       } finally {
@@ -79,7 +92,10 @@ export function journalContract(t: Test, name: string, open: OpenJournal): void 
   });
 
   withStore('a null value deletes the record', async (t, { journal }) => {
-    await journal.commit(0, [{ key: 'ci:1', value: { id: 1 } }, { key: 'ci:2', value: { id: 2 } }]);
+    await journal.commit(0, [
+      { key: 'ci:1', value: { id: 1 } },
+      { key: 'ci:2', value: { id: 2 } },
+    ]);
     t.same(await journal.commit(1, [{ key: 'ci:1', value: null }]), { ok: true, revision: 2 });
     const snap = await journal.load();
     t.same([...snap.records.keys()], ['ci:2']);
@@ -89,11 +105,17 @@ export function journalContract(t: Test, name: string, open: OpenJournal): void 
   withStore('a commit against a stale revision is a conflict and changes nothing', async (t, { journal }) => {
     await journal.commit(0, [{ key: 'ci:1', value: 'first' }]);
     await journal.commit(1, [{ key: 'ci:2', value: 'second' }]);
-    t.same(await journal.commit(1, [{ key: 'ci:1', value: 'stale' }, { key: 'ci:3', value: 'stale' }]), {
-      ok: false,
-      conflict: true,
-      currentRevision: 2,
-    });
+    t.same(
+      await journal.commit(1, [
+        { key: 'ci:1', value: 'stale' },
+        { key: 'ci:3', value: 'stale' },
+      ]),
+      {
+        ok: false,
+        conflict: true,
+        currentRevision: 2,
+      },
+    );
     t.same(await journal.commit(5, [{ key: 'ci:3', value: 'future' }]), { ok: false, conflict: true, currentRevision: 2 });
     const snap = await journal.load();
     t.equal(snap.revision, 2);
@@ -168,7 +190,10 @@ export function journalContract(t: Test, name: string, open: OpenJournal): void 
     const after = await again.load();
     t.equal(after.revision, 6);
     t.same(after, before);
-    t.same((await again.readSince(4)).map((e) => e.revision), [5, 6]);
+    t.same(
+      (await again.readSince(4)).map((e) => e.revision),
+      [5, 6],
+    );
     t.same(await again.commit(6, [{ key: 'ci:9', value: 9 }]), { ok: true, revision: 7 });
   });
 
@@ -183,10 +208,16 @@ export function journalContract(t: Test, name: string, open: OpenJournal): void 
     const snap = await journal.load();
     t.equal(snap.revision, 1000);
     t.equal(snap.records.size, 50);
-    t.ok([...snap.records].every(([key, value]) => (value as { i: number }).i === 950 + Number(key.slice(5))), 'each key holds its last value');
+    t.ok(
+      [...snap.records].every(([key, value]) => (value as { i: number }).i === 950 + Number(key.slice(5))),
+      'each key holds its last value',
+    );
     t.equal((await journal.readSince(0)).length, 1000);
     await tailing.until(1000);
-    t.same(tailing.entries.map((e) => e.revision), Array.from({ length: 1000 }, (_, i) => i + 1));
+    t.same(
+      tailing.entries.map((e) => e.revision),
+      Array.from({ length: 1000 }, (_, i) => i + 1),
+    );
     tailing.stop();
   });
 }

@@ -1,7 +1,7 @@
-import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
 import { openLmdbKeyedStore } from '../../services/runtime/adapters/keyed/lmdb.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { keyedStoreContract } from './keyed-store.contract.js';

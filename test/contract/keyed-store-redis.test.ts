@@ -1,8 +1,8 @@
-import t from 'tap';
 import { randomUUID } from 'node:crypto';
+import t from 'tap';
 import { openRedisKeyedStore } from '../../services/runtime/adapters/keyed/redis.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
-import { missingServices, startRedis, type RunningService } from '../support/services.js';
+import { missingServices, type RunningService, startRedis } from '../support/services.js';
 import { keyedStoreContract } from './keyed-store.contract.js';
 
 const skip = missingServices('redis-server');

@@ -24,7 +24,10 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
     t.test(`${name}: ${title}`, async (t) => {
       const fixture = await open();
       const handles: KeyedStore[] = [fixture.store];
-      const track = (s: KeyedStore): KeyedStore => (handles.push(s), s);
+      const track = (s: KeyedStore): KeyedStore => {
+        handles.push(s);
+        return s;
+      };
       try {
         await body(t, { ...fixture, track });
       } finally {
@@ -45,14 +48,23 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
   });
 
   withStore('a first write expecting version 0 creates version 1', async (t, { store }) => {
-    t.same(await store.put([{ key: 'a', expected: 0, value: { n: 1 } }, { key: 'b', expected: 0, value: { n: 2 } }]), { ok: true });
+    t.same(
+      await store.put([
+        { key: 'a', expected: 0, value: { n: 1 } },
+        { key: 'b', expected: 0, value: { n: 2 } },
+      ]),
+      { ok: true },
+    );
     t.same(Object.fromEntries(await store.get(['a', 'b'])), { a: { version: 1, value: { n: 1 } }, b: { version: 1, value: { n: 2 } } });
     t.same(await store.put([{ key: 'a', expected: 1, value: { n: 3 } }]), { ok: true }, 'the next write names version 1');
     t.same(Object.fromEntries(await store.get(['a', 'b'])), { a: { version: 2, value: { n: 3 } }, b: { version: 1, value: { n: 2 } } });
   });
 
   withStore('a write with a stale expected version is refused and writes nothing of the batch', async (t, { store }) => {
-    await store.put([{ key: 'a', expected: 0, value: 'a1' }, { key: 'b', expected: 0, value: 'b1' }]);
+    await store.put([
+      { key: 'a', expected: 0, value: 'a1' },
+      { key: 'b', expected: 0, value: 'b1' },
+    ]);
     await store.put([{ key: 'a', expected: 1, value: 'a2' }]);
     const before = Object.fromEntries(await store.get(['a', 'b', 'c']));
     t.same(before, { a: { version: 2, value: 'a2' }, b: { version: 1, value: 'b1' } });
@@ -82,10 +94,22 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
 
   withStore('a batch naming a key twice or a bad version is refused before anything is written', async (t, { store }) => {
     const bad: KeyedWrite[][] = [
-      [{ key: 'x', expected: 0, value: 1 }, { key: 'x', expected: 0, value: 2 }],
-      [{ key: 'y', expected: 0, value: 1 }, { key: 'x', expected: -1, value: 2 }],
-      [{ key: 'y', expected: 0, value: 1 }, { key: 'x', expected: 1.5, value: 2 }],
-      [{ key: 'y', expected: 0, value: 1 }, { key: 'x', expected: 0, value: undefined }],
+      [
+        { key: 'x', expected: 0, value: 1 },
+        { key: 'x', expected: 0, value: 2 },
+      ],
+      [
+        { key: 'y', expected: 0, value: 1 },
+        { key: 'x', expected: -1, value: 2 },
+      ],
+      [
+        { key: 'y', expected: 0, value: 1 },
+        { key: 'x', expected: 1.5, value: 2 },
+      ],
+      [
+        { key: 'y', expected: 0, value: 1 },
+        { key: 'x', expected: 0, value: undefined },
+      ],
     ];
     for (const writes of bad) await t.rejects(store.put(writes), TypeError);
     t.same([...(await store.get(['x', 'y']))], []);
@@ -98,9 +122,9 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
       'ключ:ü:日本:🙂': 'Grüße, 世界 🙂 \u0000 "quoted" \\ back\nslash',
       'null value': null,
       'empty string': '',
-      'zero': 0,
-      'array': [[], [{ a: [] }], 'x'],
-      'false': false,
+      zero: 0,
+      array: [[], [{ a: [] }], 'x'],
+      false: false,
     };
     const writes = Object.entries(values).map(([key, value]) => ({ key, expected: 0, value }));
     t.same(await store.put(writes), { ok: true });
@@ -110,7 +134,10 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
   });
 
   withStore('records survive reopening the store', async (t, { store, reopen, track }) => {
-    await store.put([{ key: 'a', expected: 0, value: { n: 1 } }, { key: 'b', expected: 0, value: ['ü'] }]);
+    await store.put([
+      { key: 'a', expected: 0, value: { n: 1 } },
+      { key: 'b', expected: 0, value: ['ü'] },
+    ]);
     await store.put([{ key: 'a', expected: 1, value: { n: 2 } }]);
     const before = Object.fromEntries(await store.get(['a', 'b']));
     await store.close();
@@ -136,7 +163,10 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
   });
 
   withStore('a known record whose version is still stored is returned as it is; a stale one is read again', async (t, { store, openAnother, track }) => {
-    await store.put([{ key: 'a', expected: 0, value: { n: 1 } }, { key: 'b', expected: 0, value: { n: 1 } }]);
+    await store.put([
+      { key: 'a', expected: 0, value: { n: 1 } },
+      { key: 'b', expected: 0, value: { n: 1 } },
+    ]);
     const first = await store.get<{ n: number }>(['a', 'b']);
     const known = new Map(first);
     t.equal((await store.get(['a', 'b'], known)).get('a'), known.get('a'), 'the very record given, not a copy');
@@ -154,7 +184,10 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
     t.same(await store.put(keys.map((key, i) => ({ key, expected: 0, value: { i, key } }))), { ok: true });
     const found = await store.get([...keys, 'absent']);
     t.equal(found.size, 2000);
-    t.ok(keys.every((key, i) => found.get(key)?.version === 1 && (found.get(key)?.value as { i: number }).i === i), 'every record');
+    t.ok(
+      keys.every((key, i) => found.get(key)?.version === 1 && (found.get(key)?.value as { i: number } | undefined)?.i === i),
+      'every record',
+    );
     const next = keys.map((key, i) => ({ key, expected: 1, value: i * 2 }));
     next[1999] = { key: keys[1999]!, expected: 0, value: -1 };
     t.same(await store.put(next), { ok: false, conflicts: [keys[1999]] }, 'one stale key refuses the 2 000');
@@ -162,6 +195,9 @@ export function keyedStoreContract(t: Test, name: string, open: OpenKeyedStore):
     next[1999] = { key: keys[1999]!, expected: 1, value: -1 };
     t.same(await store.put(next), { ok: true });
     const after = await store.get(keys);
-    t.ok(keys.every((key) => after.get(key)?.version === 2), 'all at version 2');
+    t.ok(
+      keys.every((key) => after.get(key)?.version === 2),
+      'all at version 2',
+    );
   });
 }

@@ -61,7 +61,11 @@ export class Recorder {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what} (${this.seen.length} deliveries seen: ${this.seen.map((s) => `${s.text}#${s.deliveryCount}@${s.at % 100_000}`).join(', ')})`));
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what} (${this.seen.length} deliveries seen: ${this.seen.map((s) => `${s.text}#${s.deliveryCount}@${s.at % 100_000}`).join(', ')})`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(waiter);
     });

@@ -5,9 +5,10 @@
  *
  *   node --import tsx test/support/clickhouse-http-server.ts --port N --data DIR
  */
+
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -49,7 +50,10 @@ const NOT_SETTINGS = new Set([
 const STATUS: Record<number, number> = { 6: 400, 27: 400, 62: 400, 117: 400, 46: 404, 47: 404, 50: 404, 60: 404, 73: 404, 81: 404, 115: 404 };
 
 class ClickHouseException extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startClickHouseHttp } from './clickhouse-http.js';
-import { startNats, startRedis, type RunningService } from './services.js';
+import { type RunningService, startNats, startRedis } from './services.js';
 
 export interface DistributedServers {
   nats: RunningService;

@@ -14,7 +14,12 @@ export interface Answer {
   body: any;
 }
 
-export async function call(base: string, method: string, path: string, options: { body?: string | Buffer; headers?: Record<string, string>; json?: unknown } = {}): Promise<Answer> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: { body?: string | Buffer; headers?: Record<string, string>; json?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | Buffer | undefined = options.body;
   if (options.json !== undefined) {

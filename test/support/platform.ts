@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { allPartNames, type PartName } from '../../services/parts.js';
+import { type Part, type Platform, startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
-import { startPlatform, type Part, type Platform } from '../../services/platform.js';
-import { allPartNames, type PartName } from '../../services/parts.js';
-import { call, type Answer } from './http.js';
+import { type Answer, call } from './http.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -40,7 +40,11 @@ export async function startTestPlatform(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const platform = await startPlatform(config, options.parts ?? allPartNames, { logger, ...(options.now ? { now: options.now } : {}), ...(options.replace ? { parts: options.replace } : {}) });
+  const platform = await startPlatform(config, options.parts ?? allPartNames, {
+    logger,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.replace ? { parts: options.replace } : {}),
+  });
   const base = `http://127.0.0.1:${platform.port}`;
   let stopped = false;
   return {

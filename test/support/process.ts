@@ -1,5 +1,5 @@
 /** Runs a platform entry point as a real child process, as `npm start` would. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 const root = new URL('../../', import.meta.url).pathname;
 

@@ -3,7 +3,7 @@
  * ports in temporary directories, for the tests that need them (DESIGN §10). Without the
  * binary a test is skipped with the reason; REQUIRE_SERVICES=1 (CI) turns that into a failure.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -60,12 +60,7 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
   });
 }
 
-async function startProcess(
-  name: string,
-  args: (port: number, dir: string) => string[],
-  url: (port: number) => string,
-  parentDir: string = tmpdir(),
-): Promise<RunningService> {
+async function startProcess(name: string, args: (port: number, dir: string) => string[], url: (port: number) => string, parentDir: string = tmpdir()): Promise<RunningService> {
   const bin = binaryPath(name);
   if (!bin) throw new Error(`${name} is not installed`);
   const dir = mkdtempSync(join(parentDir, `ops-${name}-`));
@@ -77,9 +72,7 @@ async function startProcess(
     child = spawn(bin, args(port, dir), { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
     child.stderr?.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
-    const exited = new Promise<never>((_, reject) =>
-      child?.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`))),
-    );
+    const exited = new Promise<never>((_, reject) => child?.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`))));
     await Promise.race([waitForPort(port, 10_000), exited]);
   };
   const kill = async (hard = false): Promise<void> => {

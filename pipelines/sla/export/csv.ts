@@ -8,7 +8,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import { inertCellText } from './cell-text.js';
-import { zonedClock, type ExportColumn } from './columns.js';
+import { type ExportColumn, zonedClock } from './columns.js';
 
 export interface CsvOptions {
   /** IANA zone of the dates; `UTC` by default. */

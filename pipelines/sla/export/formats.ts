@@ -4,7 +4,7 @@
  * so its file ends in `.xlsx`.
  */
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
-import { ciColumns, eventColumns, templateColumns, zonedClock, type ExportColumn } from './columns.js';
+import { ciColumns, type ExportColumn, eventColumns, templateColumns, zonedClock } from './columns.js';
 import { csvExport } from './csv.js';
 import { jsonExport } from './json.js';
 import { xlsxExport } from './xlsx.js';
@@ -55,17 +55,13 @@ export function exportFile<K extends ExportKind>(kind: K, format: ExportFormat, 
   zonedClock(timeZone);
   const columns = columnsOf[kind];
   const body =
-    format === 'json'
-      ? jsonExport(rows)
-      : format === 'csv'
-        ? csvExport(rows, columns, { timeZone })
-        : xlsxExport(rows, columns, { timeZone, sheetName: sheetNames[kind] });
+    format === 'json' ? jsonExport(rows) : format === 'csv' ? csvExport(rows, columns, { timeZone }) : xlsxExport(rows, columns, { timeZone, sheetName: sheetNames[kind] });
   return { contentType, fileName, contentDisposition: contentDisposition(fileName), body };
 }
 
 /** A file name without path separators, control characters or surrounding dots and blanks. */
 export function safeBaseName(name: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
   const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]+/g, '_').replace(/^[\s.]+|[\s.]+$/g, '');
   return cleaned || 'report';
 }

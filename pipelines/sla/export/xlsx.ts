@@ -15,12 +15,13 @@
  * zip has taken what the sheet has written (`zipCaughtUp`), then hands on what has been zipped;
  * so the export goes at the pace of its consumer and holds about one batch of rows.
  */
-import ExcelJS from 'exceljs';
+
 import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import ExcelJS from 'exceljs';
 import { inertCellText } from './cell-text.js';
-import { zonedClock, type ExportColumn } from './columns.js';
+import { type ExportColumn, zonedClock } from './columns.js';
 
 export const XLSX_DATE_FORMAT = 'dd.mm.yyyy hh:mm';
 

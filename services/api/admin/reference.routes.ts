@@ -1,6 +1,16 @@
 /** Admin API: CI types and CMDB systems. */
 import Type from 'typebox';
-import { CiTypeAdmin, CiTypeCreate, CiTypePatch, CmdbSystemCreate, CmdbSystemPatch, NamedEntity, type CiTypeCreateBody, type CiTypePatchBody, type CmdbSystemCreateBody } from '../../../schemas/cmdb-reference.schema.js';
+import {
+  CiTypeAdmin,
+  CiTypeCreate,
+  type CiTypeCreateBody,
+  CiTypePatch,
+  type CiTypePatchBody,
+  CmdbSystemCreate,
+  type CmdbSystemCreateBody,
+  CmdbSystemPatch,
+  NamedEntity,
+} from '../../../schemas/cmdb-reference.schema.js';
 import { createCiType, createCmdbSystem, deleteCiType, deleteCmdbSystem, patchCiType, renameCmdbSystem } from '../../control-plane/cmdb/reference.commands.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps } from '../api-deps.js';
@@ -18,7 +28,11 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listCiTypes',
       summary: 'List CI types, with which is the default',
       schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiTypeAdmin) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.cmdb.types.values()].sort((a, b) => a.id - b.id)),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.cmdb.types.values()].sort((a, b) => a.id - b.id),
+        ),
     },
     {
       ...base,
@@ -57,7 +71,11 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listCmdbSystems',
       summary: 'List external CMDB systems',
       schema: { responses: { 200: { description: 'CMDB systems', schema: Type.Array(NamedEntity) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.cmdb.systems.values()].sort((a, b) => a.id - b.id)),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.cmdb.systems.values()].sort((a, b) => a.id - b.id),
+        ),
     },
     {
       ...base,

@@ -1,9 +1,9 @@
 /** Admin API: SLA templates (DESIGN §9) — the full model with CIs, priorities and calendar. */
 import Type from 'typebox';
-import { SlaTemplateAdmin, SlaTemplateCreate, SlaTemplatePatch, type SlaTemplateCreateBody, type SlaTemplatePatchBody } from '../../../schemas/sla-template.schema.js';
+import { SlaTemplateAdmin, SlaTemplateCreate, type SlaTemplateCreateBody, SlaTemplatePatch, type SlaTemplatePatchBody } from '../../../schemas/sla-template.schema.js';
 import { createSlaTemplate, deleteSlaTemplate, findSlaTemplate, patchSlaTemplate } from '../../control-plane/sla/sla-templates.commands.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
-import { ADMIN, ADMIN_PREFIX, isoNow, type ApiDeps } from '../api-deps.js';
+import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';
 
 export const SLA_TEMPLATES_ADMIN_PATH = `${ADMIN_PREFIX}/sla/templates`;
@@ -21,7 +21,11 @@ export function slaTemplateAdminRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listSlaTemplates',
       summary: 'List SLA templates with their CIs, priorities and calendars',
       schema: { responses: { 200: { description: 'SLA templates, by id', schema: Type.Array(SlaTemplateAdmin) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.slaTemplates.templates.values()].sort((a, b) => a.id - b.id)),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.slaTemplates.templates.values()].sort((a, b) => a.id - b.id),
+        ),
     },
     {
       ...base,

@@ -1,11 +1,11 @@
 /** Admin API: streams and their keys (DESIGN §6). */
 import { randomBytes } from 'node:crypto';
 import Type from 'typebox';
-import { Stream, StreamCreate, StreamPatch, type StreamCreateBody, type StreamPatchBody } from '../../../schemas/stream.schema.js';
-import { createStream, deleteStream, patchStream, rotateStreamKey, setStreamStatus, type StreamStatus } from '../../control-plane/streams/streams.commands.js';
+import { Stream, StreamCreate, type StreamCreateBody, StreamPatch, type StreamPatchBody } from '../../../schemas/stream.schema.js';
+import { createStream, deleteStream, patchStream, rotateStreamKey, type StreamStatus, setStreamStatus } from '../../control-plane/streams/streams.commands.js';
 import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
-import { ADMIN, ADMIN_PREFIX, isoNow, type ApiDeps } from '../api-deps.js';
+import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';
 
 const newStreamKey = (): string => randomBytes(24).toString('base64url');
@@ -31,7 +31,11 @@ export function streamRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listStreams',
       summary: 'List streams with their keys',
       schema: { responses: { 200: { description: 'Streams', schema: Type.Array(Stream) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.streams.streams.values()].sort((a, b) => a.id - b.id)),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.streams.streams.values()].sort((a, b) => a.id - b.id),
+        ),
     },
     {
       ...base,
@@ -60,7 +64,7 @@ export function streamRoutes(deps: ApiDeps): Route[] {
       method: 'PATCH',
       path: `${ADMIN_PREFIX}/streams/:id`,
       name: 'admin.patchStream',
-      summary: "Rename a stream or replace its configuration",
+      summary: 'Rename a stream or replace its configuration',
       schema: { body: StreamPatch, responses: { 200: { description: 'Updated', schema: Stream }, ...problems(400, 401, 403, 404, 409, 415) } },
       handler: async (req) => json(200, await cp.execute(patchStream(id(req.params), req.body as StreamPatchBody, isoNow(deps)))),
     },

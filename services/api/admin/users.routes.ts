@@ -1,13 +1,24 @@
 /** Admin API: users and their personal tokens, and `me` for any authenticated caller. */
 import Type from 'typebox';
-import { Me, Token, TokenCreate, TokenIssued, User, UserCreate, UserPatch, type TokenCreateBody, type UserCreateBody, type UserPatchBody } from '../../../schemas/identity.schema.js';
+import {
+  Me,
+  Token,
+  TokenCreate,
+  type TokenCreateBody,
+  TokenIssued,
+  User,
+  UserCreate,
+  type UserCreateBody,
+  UserPatch,
+  type UserPatchBody,
+} from '../../../schemas/identity.schema.js';
 import { createUser, deleteUser, findUser, issueToken, patchUser, revokeToken } from '../../control-plane/identity/identity.commands.js';
 import type { TokenRecord, UserRecord } from '../../control-plane/identity/identity.types.js';
 import { newTokenSecret } from '../../control-plane/identity/tokens.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
-import { ADMIN, ADMIN_PREFIX, isoNow, type ApiDeps } from '../api-deps.js';
+import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { principal } from '../auth.js';
 import { parseId, problems } from '../route-kit.js';
 
@@ -41,7 +52,11 @@ export function userRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listUsers',
       summary: 'List users',
       schema: { responses: { 200: { description: 'Users', schema: Type.Array(User) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.identity.users.values()].sort((a, b) => a.id - b.id).map((u) => userView(cp.model, u))),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.identity.users.values()].sort((a, b) => a.id - b.id).map((u) => userView(cp.model, u)),
+        ),
     },
     {
       ...base,

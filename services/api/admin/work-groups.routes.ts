@@ -1,6 +1,6 @@
 /** Admin API: workgroups and their members, and roles. */
 import Type from 'typebox';
-import { Role, RolePut, WorkGroupCreate, WorkGroupDetail, WorkGroupPatch, type RolePutBody, type WorkGroupCreateBody } from '../../../schemas/identity.schema.js';
+import { Role, RolePut, type RolePutBody, WorkGroupCreate, type WorkGroupCreateBody, WorkGroupDetail, WorkGroupPatch } from '../../../schemas/identity.schema.js';
 import { createWorkGroup, deleteRole, deleteWorkGroup, findWorkGroup, putRole, renameWorkGroup, setMembership } from '../../control-plane/identity/identity.commands.js';
 import { failFields } from '../../runtime/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
@@ -31,7 +31,11 @@ export function workGroupRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listWorkGroups',
       summary: 'List workgroups with their members',
       schema: { responses: { 200: { description: 'Workgroups', schema: Type.Array(WorkGroupDetail) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.identity.workGroups.values()].sort((a, b) => a.id - b.id)),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.identity.workGroups.values()].sort((a, b) => a.id - b.id),
+        ),
     },
     {
       ...base,
@@ -81,7 +85,11 @@ export function workGroupRoutes(deps: ApiDeps): Route[] {
       name: 'admin.listRoles',
       summary: 'List roles and the platform rights they bundle',
       schema: { responses: { 200: { description: 'Roles', schema: Type.Array(Role) }, ...problems(401, 403) } },
-      handler: () => json(200, [...cp.model.slices.identity.roles.values()].sort((a, b) => a.name.localeCompare(b.name))),
+      handler: () =>
+        json(
+          200,
+          [...cp.model.slices.identity.roles.values()].sort((a, b) => a.name.localeCompare(b.name)),
+        ),
     },
     {
       ...base,
@@ -92,7 +100,8 @@ export function workGroupRoutes(deps: ApiDeps): Route[] {
       schema: { body: RolePut, responses: { 200: { description: 'Replaced', schema: Role }, 201: { description: 'Created', schema: Role }, ...problems(400, 401, 403, 415) } },
       handler: async (req) => {
         const name = req.params['name'] ?? '';
-        if (!ROLE_NAME.test(name)) throw failFields('role.name_invalid', [{ path: '/name', message: 'lower-case letters, digits and dashes, starting with a letter' }], { name: JSON.stringify(name) });
+        if (!ROLE_NAME.test(name))
+          throw failFields('role.name_invalid', [{ path: '/name', message: 'lower-case letters, digits and dashes, starting with a letter' }], { name: JSON.stringify(name) });
         const { created } = await cp.execute(putRole(name, req.body as RolePutBody));
         return json(created ? 201 : 200, cp.model.slices.identity.roles.get(name));
       },

@@ -1,22 +1,49 @@
 /** Spec 4.1 #4–#16: configuration items, their access grants and their links. */
 import Type from 'typebox';
 import {
-  CiCreate, CiFilter, CiUpdate, ConfigItem, DeleteCiQuery, FilteredCi, GetCiQuery, GrantCreate, GrantUpdate, LinkBody, ShortCi,
-  type CiCreateBody, type CiFilterBody, type CiUpdateBody, type GrantCreateBody, type GrantUpdateBody,
-  childCiExample, childLinkExample, ciCreatedExample, ciCreateExample, ciFilterExample, ciUpdateExample, configItemExample, configItemWithStateExample,
-  filteredCisExample, formerChildCiExample, grantCreateExample, grantUpdateExample, influentialLinkExample, influentialsExample, shortCisExample,
+  CiCreate,
+  type CiCreateBody,
+  CiFilter,
+  type CiFilterBody,
+  CiUpdate,
+  type CiUpdateBody,
+  ConfigItem,
+  childCiExample,
+  childLinkExample,
+  ciCreatedExample,
+  ciCreateExample,
+  ciFilterExample,
+  ciUpdateExample,
+  configItemExample,
+  configItemWithStateExample,
+  DeleteCiQuery,
+  FilteredCi,
+  filteredCisExample,
+  formerChildCiExample,
+  GetCiQuery,
+  GrantCreate,
+  type GrantCreateBody,
+  GrantUpdate,
+  type GrantUpdateBody,
+  grantCreateExample,
+  grantUpdateExample,
+  influentialLinkExample,
+  influentialsExample,
+  LinkBody,
+  ShortCi,
+  shortCisExample,
 } from '../../../schemas/cmdb.schema.js';
 import { createCi, deleteCi, updateCi } from '../../control-plane/cmdb/ci.commands.js';
-import { ciIdOrThrow, findCi, type Actor } from '../../control-plane/cmdb/ci-checks.js';
-import { filterCis } from '../../control-plane/cmdb/ci-filter.js';
 import { ciView, filteredView, shortView } from '../../control-plane/cmdb/ci.view.js';
+import { type Actor, ciIdOrThrow, findCi } from '../../control-plane/cmdb/ci-checks.js';
+import { filterCis } from '../../control-plane/cmdb/ci-filter.js';
 import { addGrant, removeGrant, updateGrant } from '../../control-plane/cmdb/grant.commands.js';
 import { addChild, addInfluential, removeChild, removeInfluential } from '../../control-plane/cmdb/link.commands.js';
 import { canRead, levelOn } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
-import { isoNow, type ApiDeps } from '../api-deps.js';
+import { type ApiDeps, isoNow } from '../api-deps.js';
 import { principal } from '../auth.js';
 import { parseId, problems } from '../route-kit.js';
 import { CMDB_PREFIX } from './reference.routes.js';
@@ -54,7 +81,10 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const visible = visibleTo(principal(req).subject);
         const out = [];
         for (const ci of model.slices.cmdb.cis.values()) if (visible(ci.id)) out.push(shortView(ci));
-        return json(200, out.sort((a, b) => a.id - b.id));
+        return json(
+          200,
+          out.sort((a, b) => a.id - b.id),
+        );
       },
     },
     {
@@ -70,7 +100,12 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       },
       handler: (req) => {
         const visible = visibleTo(principal(req).subject);
-        return json(200, filterCis(model.slices.cmdb, req.body as CiFilterBody).filter((ci) => visible(ci.id)).map(filteredView));
+        return json(
+          200,
+          filterCis(model.slices.cmdb, req.body as CiFilterBody)
+            .filter((ci) => visible(ci.id))
+            .map(filteredView),
+        );
       },
     },
     {

@@ -19,7 +19,11 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
       name: 'cmdb.listConfigItemTypes',
       summary: '#1 CI types',
       schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiType), example: ciTypesExample }, ...problems(401) } },
-      handler: () => json(200, byId(model.slices.cmdb.types.values()).map(({ id, name, description }) => ({ id, name, description }))),
+      handler: () =>
+        json(
+          200,
+          byId(model.slices.cmdb.types.values()).map(({ id, name, description }) => ({ id, name, description })),
+        ),
     },
     {
       ...base,
@@ -28,7 +32,11 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
       name: 'cmdb.listCmdbSystems',
       summary: '#2 CMDB systems',
       schema: { responses: { 200: { description: 'CMDB systems', schema: Type.Array(NamedEntity), example: cmdbSystemsExample }, ...problems(401) } },
-      handler: () => json(200, byId(model.slices.cmdb.systems.values()).map(({ id, name }) => ({ id, name }))),
+      handler: () =>
+        json(
+          200,
+          byId(model.slices.cmdb.systems.values()).map(({ id, name }) => ({ id, name })),
+        ),
     },
     {
       ...base,
@@ -37,7 +45,11 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
       name: 'cmdb.listWorkGroups',
       summary: '#3 Workgroups',
       schema: { responses: { 200: { description: 'Workgroups', schema: Type.Array(NamedEntity), example: workGroupsExample }, ...problems(401) } },
-      handler: () => json(200, byId(model.slices.identity.workGroups.values()).map(({ id, name }) => ({ id, name }))),
+      handler: () =>
+        json(
+          200,
+          byId(model.slices.identity.workGroups.values()).map(({ id, name }) => ({ id, name })),
+        ),
     },
   ];
 }

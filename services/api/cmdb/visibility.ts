@@ -2,7 +2,7 @@
  * Which CIs a caller may see in a list. The levels of one subject over every CI are computed in
  * one pass and kept until the model changes, so repeated list calls cost a lookup per CI.
  */
-import { canBasicRead, levelsOnAll, type Level, type Subject } from '../../control-plane/rights/ci-rights.js';
+import { canBasicRead, type Level, levelsOnAll, type Subject } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 
 const MAX_CACHED_SUBJECTS = 256;

@@ -6,16 +6,28 @@
  */
 import Type from 'typebox';
 import {
-  BatchValidateQuery, MaintenanceCreate, MaintenanceFilter, MaintenanceListQuery, MaintenanceMode, MaintenanceUpdate,
-  type MaintenanceCreateBody, type MaintenanceFilterBody, type MaintenanceUpdateBody,
-  maintenanceCreateExample, maintenanceEditedExample, maintenanceFilterExample, maintenanceModeExample, maintenancePatchExample, maintenanceReplaceExample,
+  BatchValidateQuery,
+  MaintenanceCreate,
+  type MaintenanceCreateBody,
+  MaintenanceFilter,
+  type MaintenanceFilterBody,
+  MaintenanceListQuery,
+  MaintenanceMode,
+  MaintenanceUpdate,
+  type MaintenanceUpdateBody,
+  maintenanceCreateExample,
+  maintenanceEditedExample,
+  maintenanceFilterExample,
+  maintenanceModeExample,
+  maintenancePatchExample,
+  maintenanceReplaceExample,
 } from '../../../schemas/maintenance.schema.js';
 import type { Actor } from '../../control-plane/cmdb/ci-checks.js';
-import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
 import { createMode, editMode, findMode } from '../../control-plane/maintenance/maintenance.commands.js';
-import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
 import type { MaintenanceRecord } from '../../control-plane/maintenance/maintenance.types.js';
 import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
+import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
+import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
 import { fail, failFields } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { BOOLEAN_RULE, queryBoolean } from '../../runtime/http/validate.js';
@@ -36,7 +48,8 @@ const actorOf = (req: Request): Actor => {
 function batchValidate(req: Request): { batchValidate: boolean } {
   const raw = req.query.get('batchValidate');
   const value = raw === null ? false : queryBoolean(raw);
-  if (value === undefined) throw failFields('http.boolean_invalid', [{ path: '/batchValidate', message: BOOLEAN_RULE }], { name: 'batchValidate', value: JSON.stringify(raw), rule: BOOLEAN_RULE });
+  if (value === undefined)
+    throw failFields('http.boolean_invalid', [{ path: '/batchValidate', message: BOOLEAN_RULE }], { name: 'batchValidate', value: JSON.stringify(raw), rule: BOOLEAN_RULE });
   return { batchValidate: value };
 }
 
@@ -60,7 +73,10 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
     const query = parseListQuery(Object.fromEntries(req.query));
     const visible = visibleFilter(req);
     const now = deps.now();
-    return json(200, listModes(only(modes, visible), query, now).map((mode) => modeView(mode, now)));
+    return json(
+      200,
+      listModes(only(modes, visible), query, now).map((mode) => modeView(mode, now)),
+    );
   };
   const answer = (status: number, id: number) => json(status, modeView(model.slices.maintenance.modes.get(id)!, deps.now()));
 

@@ -3,17 +3,22 @@
  * the stored CI or template rows as they are, and the event rows built from the problems the
  * report counted (copied when it was calculated), with the CIs as the CMDB names them now.
  */
-import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
+
 import { ciTypeModel, eventRow } from '../../../pipelines/sla/report-rows.js';
 import type { ProblemInput } from '../../../pipelines/sla/sla.types.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
+import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 
 const PAGE = 5000;
 
 /** The stored rows of one kind (`configItems` or `templates`), in order. */
-export async function* storedRows<T extends SlaCiRowModel | SlaTemplateRowModel>(analytics: AnalyticsStore, reportId: string, kind: 'configItems' | 'templates'): AsyncGenerator<T> {
+export async function* storedRows<T extends SlaCiRowModel | SlaTemplateRowModel>(
+  analytics: AnalyticsStore,
+  reportId: string,
+  kind: 'configItems' | 'templates',
+): AsyncGenerator<T> {
   for (let from = 0; ; from += PAGE) {
     const page = await analytics.query<{ row: string }>(
       `SELECT row FROM sla_report_rows FINAL WHERE report_id = {id:String} AND kind = {kind:String} AND seq >= {from:UInt32} ORDER BY seq LIMIT {page:UInt32}`,
@@ -50,7 +55,7 @@ export async function* eventRows(analytics: AnalyticsStore, model: PlatformModel
       `SELECT toString(id) AS id, trigger_id, trigger_name, ci_id, toUnixTimestamp64Milli(date_start) AS start,
               toUnixTimestamp64Milli(date_end) AS end, priority, tags, incidents, influence_value, influence_max, with_maintenance
        FROM sla_report_problems FINAL
-       WHERE report_id = {id:String} ${after ? 'AND (date_start, toString(id)) > (fromUnixTimestamp64Milli({start:Int64}, \'UTC\'), {after:String})' : ''}
+       WHERE report_id = {id:String} ${after ? "AND (date_start, toString(id)) > (fromUnixTimestamp64Milli({start:Int64}, 'UTC'), {after:String})" : ''}
        ORDER BY date_start, toString(id) LIMIT {page:UInt32}`,
       { id: report.id, page: PAGE, ...(after ? { start: after.start, after: after.id } : {}) },
     );

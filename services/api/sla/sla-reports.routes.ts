@@ -5,12 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import Type from 'typebox';
+import { type ExportFormat, exportFile } from '../../../pipelines/sla/export/formats.js';
 import { SlaExportCsv, SlaExportJson, slaEventRowsExample, slaEventsCsvExample } from '../../../schemas/sla-export.schema.js';
 import {
-  SlaCustomReport, SlaExportQuery, SlaOrderBody, slaFinishedReportExample, slaOrderExample, slaPendingReportExample,
-  type SlaCustomReportModel, type SlaOrderBodyModel,
+  SlaCustomReport,
+  type SlaCustomReportModel,
+  SlaExportQuery,
+  SlaOrderBody,
+  type SlaOrderBodyModel,
+  slaFinishedReportExample,
+  slaOrderExample,
+  slaPendingReportExample,
 } from '../../../schemas/sla-report.schema.js';
-import { exportFile, type ExportFormat } from '../../../pipelines/sla/export/formats.js';
 import { canReadTemplate } from '../../control-plane/sla/sla-access.js';
 import { orderReport } from '../../control-plane/sla/sla-reports.commands.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
@@ -71,7 +77,9 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
       },
       handler: async (req) => {
         const body = req.body as SlaOrderBodyModel;
-        const report = await deps.controlPlane.execute(orderReport({ id: randomUUID(), templateId: body.template.id, range: body.range, reader: slaReaderOf(req), now: deps.now() }));
+        const report = await deps.controlPlane.execute(
+          orderReport({ id: randomUUID(), templateId: body.template.id, range: body.range, reader: slaReaderOf(req), now: deps.now() }),
+        );
         queueJob(deps.bus, { reportId: report.id, attempt: report.attempt }, deps.logger);
         return json(200, reportView(report));
       },

@@ -5,7 +5,7 @@
  */
 import Type from 'typebox';
 import { publicTemplate, SlaTemplate, slaTemplatesExample } from '../../../schemas/sla-template.schema.js';
-import { templatesReadableBy, type SlaReader } from '../../control-plane/sla/sla-access.js';
+import { type SlaReader, templatesReadableBy } from '../../control-plane/sla/sla-access.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';
@@ -32,7 +32,11 @@ export function slaTemplateRoutes(deps: ApiDeps): Route[] {
       name: 'sla.listTemplates',
       summary: '#1 SLA templates the caller may read (owned by them or their workgroups; all for admins), by id',
       schema: { responses: { 200: { description: 'SLA templates (spec 2.11)', schema: Type.Array(SlaTemplate), example: slaTemplatesExample }, ...problems(401, 403) } },
-      handler: (req) => json(200, templatesReadableBy(model, slaReaderOf(req)).map((template) => publicTemplate(model, template))),
+      handler: (req) =>
+        json(
+          200,
+          templatesReadableBy(model, slaReaderOf(req)).map((template) => publicTemplate(model, template)),
+        ),
     },
   ];
 }

@@ -1,6 +1,6 @@
 /** `ops ci-types …`: configuration item types, one of them the default (admin API /config-item-types). */
 import { done, list, one } from '../render.js';
-import { defined, flag, num, seg, send, str, type NounSpec } from '../spec.js';
+import { defined, flag, type NounSpec, num, seg, send, str } from '../spec.js';
 
 const ID = (what: string) => ({ name: 'id', description: `The ${what} id`, kind: 'id' as const });
 const NEW_ID = { type: 'string' as const, value: 'id', kind: 'id' as const, description: 'The id to give it (default: the next free one)' };
@@ -39,7 +39,11 @@ export const ciTypes: NounSpec = {
       },
       atLeastOne: ['name', 'description', 'default'],
       prepare: (i) =>
-        send('PATCH', `/config-item-types/${seg(i.args['id']!)}`, defined({ name: str(i, 'name'), description: str(i, 'description'), isDefault: flag(i, 'default') || undefined })),
+        send(
+          'PATCH',
+          `/config-item-types/${seg(i.args['id']!)}`,
+          defined({ name: str(i, 'name'), description: str(i, 'description'), isDefault: flag(i, 'default') || undefined }),
+        ),
       render: one(),
     },
     {

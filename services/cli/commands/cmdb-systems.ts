@@ -1,6 +1,6 @@
 /** `ops cmdb-systems …`: external CMDB systems that CIs are created on (admin API /cmdb-systems). */
 import { done, list, one } from '../render.js';
-import { defined, num, seg, send, str, type NounSpec } from '../spec.js';
+import { defined, type NounSpec, num, seg, send, str } from '../spec.js';
 
 const ID = (what: string) => ({ name: 'id', description: `The ${what} id`, kind: 'id' as const });
 const NEW_ID = { type: 'string' as const, value: 'id', kind: 'id' as const, description: 'The id to give it (default: the next free one)' };

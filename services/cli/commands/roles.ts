@@ -1,6 +1,6 @@
 /** `ops roles …`: roles, named bundles of platform rights (admin API /roles). */
 import { done, list, one } from '../render.js';
-import { defined, seg, send, str, strs, type NounSpec } from '../spec.js';
+import { defined, type NounSpec, seg, send, str, strs } from '../spec.js';
 
 const ROLE_NAME = { name: 'name', description: 'The role name: lower-case letters, digits and dashes, starting with a letter' };
 const RIGHTS = 'base-system.admin, base-system.rsm-maintenance.read, base-system.rsm-maintenance.write, base-system.sla.read';
@@ -9,7 +9,12 @@ export const roles: NounSpec = {
   name: 'roles',
   summary: 'Roles: named bundles of platform rights',
   commands: [
-    { verb: 'list', summary: 'List roles and the rights they bundle', prepare: () => send('GET', '/roles'), render: list({ NAME: 'name', RIGHTS: 'rights', DESCRIPTION: 'description' }) },
+    {
+      verb: 'list',
+      summary: 'List roles and the rights they bundle',
+      prepare: () => send('GET', '/roles'),
+      render: list({ NAME: 'name', RIGHTS: 'rights', DESCRIPTION: 'description' }),
+    },
     {
       verb: 'put',
       summary: 'Create or replace a custom role',

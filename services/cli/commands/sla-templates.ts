@@ -2,9 +2,10 @@
  * `ops sla-templates …`: SLA templates (admin API /sla/templates). Bodies are JSON, given inline
  * with --body or read from a file with --file (`--json` is the global output flag).
  */
-import { done, list, one } from '../render.js';
-import { send, seg, usage, type CommandInput, type NounSpec, type OptionSpec, type PrepareDeps } from '../spec.js';
+
 import { readBody } from '../body-input.js';
+import { done, list, one } from '../render.js';
+import { type CommandInput, type NounSpec, type OptionSpec, type PrepareDeps, seg, send, usage } from '../spec.js';
 
 const TEMPLATE_ID = { name: 'id', description: 'The SLA template id', kind: 'id' as const };
 const PATH = '/sla/templates';
@@ -13,8 +14,7 @@ const BODY_OPTIONS: Record<string, OptionSpec> = {
   body: {
     type: 'string',
     value: 'json',
-    description:
-      'The template as JSON, e.g. \'{"type":"Single","name":"Core","period":"ThisMonth","ownerType":"WorkGroup","workGroupId":1,"configItems":[{"id":7}]}\'',
+    description: 'The template as JSON, e.g. \'{"type":"Single","name":"Core","period":"ThisMonth","ownerType":"WorkGroup","workGroupId":1,"configItems":[{"id":7}]}\'',
   },
   file: { type: 'string', value: 'path', description: 'Read the template JSON from this file' },
 };

@@ -1,6 +1,6 @@
 /** `ops streams …`: data streams, their keys, status and processing configuration (admin API /streams). */
 import { done, list, one } from '../render.js';
-import { defined, flag, seg, send, str, usage, type CommandInput, type CommandSpec, type NounSpec, type OptionSpec, type PrepareDeps } from '../spec.js';
+import { type CommandInput, type CommandSpec, defined, flag, type NounSpec, type OptionSpec, type PrepareDeps, seg, send, str, usage } from '../spec.js';
 
 const STREAM_ID = { name: 'id', description: 'The stream id', kind: 'id' as const };
 

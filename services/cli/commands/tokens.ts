@@ -1,6 +1,6 @@
 /** `ops tokens …`: personal API tokens of a user (admin API /users/:id/tokens). */
 import { list, one } from '../render.js';
-import { defined, seg, send, str, type NounSpec, type Render } from '../spec.js';
+import { defined, type NounSpec, type Render, seg, send, str } from '../spec.js';
 import { isRecord, printable } from '../table.js';
 
 const USER_ID = { name: 'userId', description: 'The id of the user owning the tokens', kind: 'id' as const };

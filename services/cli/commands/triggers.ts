@@ -1,8 +1,9 @@
 /** `ops triggers …`: synthetic triggers that turn stream records into problems on CIs (admin API /triggers). */
-import { done, one } from '../render.js';
-import { seg, str, usage, send, type NounSpec, type OptionSpec, type Render } from '../spec.js';
-import { isRecord, table } from '../table.js';
+
 import { readBody } from '../body-input.js';
+import { done, one } from '../render.js';
+import { type NounSpec, type OptionSpec, type Render, seg, send, str, usage } from '../spec.js';
+import { isRecord, table } from '../table.js';
 
 const TRIGGER_ID = { name: 'id', description: 'The trigger id', kind: 'id' as const };
 

@@ -1,6 +1,6 @@
 /** `ops users …`: users of the platform (admin API /users). */
 import { done, list, one } from '../render.js';
-import { defined, flag, nums, seg, send, str, strs, type NounSpec } from '../spec.js';
+import { defined, flag, type NounSpec, nums, seg, send, str, strs } from '../spec.js';
 
 const USER_ID = { name: 'id', description: 'The user id', kind: 'id' as const };
 
@@ -34,7 +34,10 @@ export const users: NounSpec = {
         disable: { type: 'boolean', description: 'Disable the user (its tokens stop working)' },
         enable: { type: 'boolean', description: 'Enable the user again' },
       },
-      exclusive: [['disable', 'enable'], ['role', 'clear-roles']],
+      exclusive: [
+        ['disable', 'enable'],
+        ['role', 'clear-roles'],
+      ],
       atLeastOne: ['name', 'role', 'clear-roles', 'disable', 'enable'],
       prepare: (i) => {
         const roles = flag(i, 'clear-roles') ? [] : strs(i, 'role');

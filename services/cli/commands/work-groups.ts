@@ -1,6 +1,6 @@
 /** `ops work-groups …`: workgroups and their members (admin API /work-groups). */
 import { done, list, one } from '../render.js';
-import { defined, num, nums, seg, send, str, type NounSpec } from '../spec.js';
+import { defined, type NounSpec, num, nums, seg, send, str } from '../spec.js';
 
 const GROUP_ID = { name: 'id', description: 'The workgroup id', kind: 'id' as const };
 const MEMBER_ID = { name: 'userId', description: 'The user id', kind: 'id' as const };

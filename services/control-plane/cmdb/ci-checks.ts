@@ -76,7 +76,10 @@ export function resolveType(model: PlatformModel, ref: { id: number } | null | u
 /** A workgroup id from a body: 400 when malformed, 404 when unknown. */
 export function resolveWorkGroup(model: PlatformModel, id: unknown, path: string, allowAll = false): number {
   if (allowAll && id === 0) return 0;
-  if (!isPositiveId(id)) throw failFields('work_group.id_invalid', [{ path, message: allowAll ? 'must be 0 or a positive integer' : 'must be a positive integer' }], { value: JSON.stringify(id ?? null) });
+  if (!isPositiveId(id))
+    throw failFields('work_group.id_invalid', [{ path, message: allowAll ? 'must be 0 or a positive integer' : 'must be a positive integer' }], {
+      value: JSON.stringify(id ?? null),
+    });
   if (!model.slices.identity.workGroups.has(id)) throw fail('work_group.not_found', { id });
   return id;
 }

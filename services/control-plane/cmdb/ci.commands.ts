@@ -1,13 +1,24 @@
 /** Create, update and delete of CIs (spec 4.1 #6, #7, #8; DESIGN §4a). */
 import type { CiCreateBody, CiUpdateBody } from '../../../schemas/cmdb.schema.js';
-import { closeProblemsOfCi } from '../problems/problems.commands.js';
-import { fail, failFields } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
+import { fail, failFields } from '../../runtime/errors.js';
+import { closeProblemsOfCi } from '../problems/problems.commands.js';
 import type { PlatformCommand } from '../slices.js';
-import type { CiRecord, GrantRecord } from './cmdb.types.js';
 import {
-  ciIdOrThrow, findCi, Level, requireLevel, requireOwnerChange, requireName, requireUniqueName, resolveCmdbSystem, resolveType, resolveWorkGroup, stamp, type Actor,
+  type Actor,
+  ciIdOrThrow,
+  findCi,
+  Level,
+  requireLevel,
+  requireName,
+  requireOwnerChange,
+  requireUniqueName,
+  resolveCmdbSystem,
+  resolveType,
+  resolveWorkGroup,
+  stamp,
 } from './ci-checks.js';
+import type { CiRecord, GrantRecord } from './cmdb.types.js';
 import { checkGrantInputs } from './grant.commands.js';
 
 export function createCi(body: CiCreateBody, actor: Actor, now: string): PlatformCommand<number> {
@@ -146,4 +157,3 @@ export function deleteCi(id: number, applyGrants: boolean, actor: Actor, now: st
     return { changes, result: () => undefined };
   };
 }
-

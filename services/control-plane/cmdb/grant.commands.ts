@@ -2,8 +2,8 @@
 import type { GrantCreateBody, GrantUpdateBody } from '../../../schemas/cmdb.schema.js';
 import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
+import { type Actor, findCi, isPositiveId, requireOwnerMembership, resolveWorkGroup, stamp } from './ci-checks.js';
 import type { CiRight, GrantRecord, ShareType } from './cmdb.types.js';
-import { findCi, isPositiveId, requireOwnerMembership, resolveWorkGroup, stamp, type Actor } from './ci-checks.js';
 
 interface GrantInput {
   workGroupId: number;
@@ -56,9 +56,11 @@ export function updateGrant(ciId: number, body: GrantUpdateBody, actor: Actor, n
     const workGroupId = body.workGroupId === undefined ? existing.workGroupId : resolveWorkGroup(model, body.workGroupId, '/workGroupId', true);
     requireOwnerMembership(actor, ci, 'ci.access_change_forbidden');
     if (workGroupId !== existing.workGroupId) {
-      throw failFields('grant.work_group_fixed', [
-        { path: '/workGroupId', message: 'must be the access model’s workgroup' },
-      ], { grantId, from: existing.workGroupId, to: workGroupId });
+      throw failFields('grant.work_group_fixed', [{ path: '/workGroupId', message: 'must be the access model’s workgroup' }], {
+        grantId,
+        from: existing.workGroupId,
+        to: workGroupId,
+      });
     }
     if (ci.grants.some((g) => g.id !== grantId && g.workGroupId === workGroupId && g.shareType === body.shareType)) {
       throw failFields('grant.already_set', [{ path: '/workGroupId', message: 'access rule already set' }], { workGroupId, shareType: body.shareType, ciId });

@@ -1,7 +1,7 @@
 /** Hierarchy (#13, #15) and influence (#14, #16) links; both graphs stay acyclic (DESIGN §4a). */
 import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
-import { findCi, Level, requireLevel, requireLevelOnNamed, stamp, type Actor } from './ci-checks.js';
+import { type Actor, findCi, Level, requireLevel, requireLevelOnNamed, stamp } from './ci-checks.js';
 
 /** True when `target` is reachable from `start` following `next`. */
 function reaches(start: number, target: number, next: (id: number) => Iterable<number>): boolean {

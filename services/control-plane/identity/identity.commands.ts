@@ -1,12 +1,12 @@
 /** Admin commands on users, workgroups, roles and tokens: validate on the model, return changes. */
 import type { RolePutBody, TokenCreateBody, UserCreateBody, UserPatchBody, WorkGroupCreateBody } from '../../../schemas/identity.schema.js';
-import { fail, failFields } from '../../runtime/errors.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
-import type { PlatformRight, TokenRecord, UserRecord, WorkGroupRecord } from './identity.types.js';
-import { BUILT_IN_ROLES } from './bootstrap.command.js';
-import { sha256Hex } from './tokens.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import { refuseIfOwnsSlaTemplate } from '../sla/sla-templates.commands.js';
+import type { PlatformCommand, PlatformModel } from '../slices.js';
+import { BUILT_IN_ROLES } from './bootstrap.command.js';
+import type { PlatformRight, TokenRecord, UserRecord, WorkGroupRecord } from './identity.types.js';
+import { sha256Hex } from './tokens.js';
 
 const done = <R>(changes: JournalChange[], result: (m: PlatformModel) => R) => ({ changes, result });
 
@@ -24,7 +24,12 @@ export const findWorkGroup = (model: PlatformModel, id: number): WorkGroupRecord
 
 function checkRoles(model: PlatformModel, roles: readonly string[]): void {
   const unknown = roles.filter((r) => !model.slices.identity.roles.has(r));
-  if (unknown.length > 0) throw failFields('role.unknown', unknown.map((r) => ({ path: '/roles', message: `role ${r} does not exist` })), { names: unknown.join(', ') });
+  if (unknown.length > 0)
+    throw failFields(
+      'role.unknown',
+      unknown.map((r) => ({ path: '/roles', message: `role ${r} does not exist` })),
+      { names: unknown.join(', ') },
+    );
 }
 
 function checkUserName(model: PlatformModel, name: string, except?: number): void {

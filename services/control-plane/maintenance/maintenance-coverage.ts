@@ -14,8 +14,7 @@ import type { ScopeEntryRecord } from './maintenance.types.js';
 export type { Interval };
 export { mergeIntervals };
 
-const reaches = (entry: ScopeEntryRecord, distance: number): boolean =>
-  distance === 0 || (entry.scope === 'CiAndChildren' && (entry.depth === -1 || entry.depth >= distance));
+const reaches = (entry: ScopeEntryRecord, distance: number): boolean => distance === 0 || (entry.scope === 'CiAndChildren' && (entry.depth === -1 || entry.depth >= distance));
 
 /** Calls `visit` with every live entry that covers `ciId` through the CI itself or an ancestor. */
 function eachCoveringEntry(model: PlatformModel, ciId: number, visit: (ref: EntryRef) => void): void {

@@ -4,9 +4,9 @@
  */
 import type { DateTimeFilterBody, MaintenanceFilterBody } from '../../../schemas/maintenance.schema.js';
 import { failFields } from '../../runtime/errors.js';
-import { parseDateTime } from './maintenance-input.js';
 import type { MaintenanceSlice } from './maintenance.slice.js';
-import { modeState, type MaintenanceRecord, type ModeState } from './maintenance.types.js';
+import { type MaintenanceRecord, type ModeState, modeState } from './maintenance.types.js';
+import { parseDateTime } from './maintenance-input.js';
 
 export const SORT_COLUMNS = ['id', 'title', 'dateStart', 'dateEnd', 'state'] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
@@ -44,7 +44,7 @@ export function searchMatcher(search: string): (mode: MaintenanceRecord) => bool
   return (mode) =>
     mode.id === id ||
     (id !== undefined && mode.entries.some((e) => e.ciId === id)) ||
-    (mode.title !== null && mode.title.toLowerCase().includes(text)) ||
+    mode.title?.toLowerCase().includes(text) ||
     Object.entries(mode.labels).some(([k, v]) => k.toLowerCase().includes(text) || v.toLowerCase().includes(text));
 }
 

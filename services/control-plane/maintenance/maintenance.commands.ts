@@ -5,11 +5,11 @@
  * ▸ rules on the mode's state and on the CIs (400).
  */
 import { fail, failFields } from '../../runtime/errors.js';
-import { Level, levelOn } from '../rights/ci-rights.js';
 import type { Actor } from '../cmdb/ci-checks.js';
+import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
-import { requireEndAfterStart, requireEndInFuture, type ModeInput, type ScopeItem } from './maintenance-input.js';
-import { modeState, type MaintenanceRecord, type ScopeEntryRecord } from './maintenance.types.js';
+import { type MaintenanceRecord, modeState, type ScopeEntryRecord } from './maintenance.types.js';
+import { type ModeInput, requireEndAfterStart, requireEndInFuture, type ScopeItem } from './maintenance-input.js';
 
 export interface ScopeOptions {
   /** true: refuse the mode when a CI is unknown or not accessible; false: drop such CIs. */

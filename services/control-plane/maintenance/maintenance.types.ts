@@ -43,5 +43,4 @@ export function modeState(mode: MaintenanceRecord, now: number): ModeState {
 }
 
 /** A canceled mode will never run, so nothing in it is pending any more. */
-export const entryState = (mode: MaintenanceRecord, entry: ScopeEntryRecord, now: number): EntryState =>
-  mode.canceledAt === null && now < entry.end ? 'Pending' : 'Completed';
+export const entryState = (mode: MaintenanceRecord, entry: ScopeEntryRecord, now: number): EntryState => (mode.canceledAt === null && now < entry.end ? 'Pending' : 'Completed');

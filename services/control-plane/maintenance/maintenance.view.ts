@@ -1,6 +1,6 @@
 /** The wire form of a maintenance mode (spec 2.10): dates in UTC with a `Z` offset and milliseconds. */
 import type { MaintenanceModeModel } from '../../../schemas/maintenance.schema.js';
-import { entryState, modeState, type MaintenanceRecord } from './maintenance.types.js';
+import { entryState, type MaintenanceRecord, modeState } from './maintenance.types.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 

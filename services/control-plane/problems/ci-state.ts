@@ -10,7 +10,7 @@
  */
 import { modesCovering } from '../maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../slices.js';
-import { pendingCloseKey, type KeySummaryRecord } from './problems.types.js';
+import { type KeySummaryRecord, pendingCloseKey } from './problems.types.js';
 
 export interface CiStateView {
   value: 'Ok' | 'Problem' | 'Unknown';

@@ -16,7 +16,10 @@ export class ProblemSummarySlice implements Slice {
   private readonly closeListeners = new Set<(close: PendingCloseRecord) => void>();
 
   apply(key: string, kind: string, value: unknown): void {
-    if (kind === 'pclose') return this.applyClose(key, value as PendingCloseRecord | null);
+    if (kind === 'pclose') {
+      this.applyClose(key, value as PendingCloseRecord | null);
+      return;
+    }
     const before = this.summaries.get(key);
     if (value === null) {
       this.summaries.delete(key);

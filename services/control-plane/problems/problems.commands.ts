@@ -6,7 +6,7 @@
  */
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import type { PlatformModel } from '../slices.js';
-import { pendingCloseKey, type KeySummaryRecord, type PendingCloseRecord } from './problems.types.js';
+import { type KeySummaryRecord, type PendingCloseRecord, pendingCloseKey } from './problems.types.js';
 
 function closesOf(model: PlatformModel, summaries: Iterable<KeySummaryRecord>, at: number): JournalChange[] {
   const changes: JournalChange[] = [];
@@ -26,5 +26,9 @@ export function closeProblemsOfCi(model: PlatformModel, ciId: number, at: number
 
 /** A deleted trigger's open problems end at the delete: nothing would ever resolve them. */
 export function closeProblemsOfTrigger(model: PlatformModel, triggerId: number, at: number): JournalChange[] {
-  return closesOf(model, [...model.slices.problems.summaries.values()].filter((s) => s.triggerId === triggerId), at);
+  return closesOf(
+    model,
+    [...model.slices.problems.summaries.values()].filter((s) => s.triggerId === triggerId),
+    at,
+  );
 }

@@ -10,7 +10,7 @@
 import type { CmdbSlice } from '../cmdb/cmdb.slice.js';
 import type { CiRecord, CiRight, GrantRecord } from '../cmdb/cmdb.types.js';
 
-export const enum Level {
+export enum Level {
   None = 0,
   BasicRead = 1,
   MonitoringRead = 2,
@@ -34,8 +34,7 @@ export interface Subject {
 export const grantLevel = (grant: GrantRecord): Level => grant.grants.reduce<Level>((max, right) => Math.max(max, levelOf[right] ?? Level.None), Level.None);
 
 /** `workGroupId 0` is every workgroup (spec 2.8): it reaches members of any workgroup, not users in none. */
-const applies = (grant: GrantRecord, subject: Subject): boolean =>
-  grant.workGroupId === 0 ? subject.workGroupIds.size > 0 : subject.workGroupIds.has(grant.workGroupId);
+const applies = (grant: GrantRecord, subject: Subject): boolean => (grant.workGroupId === 0 ? subject.workGroupIds.size > 0 : subject.workGroupIds.has(grant.workGroupId));
 
 /** Level the CI itself gives (owner, ConfigItem and Tree grants). */
 function ownLevel(ci: CiRecord, subject: Subject): Level {

@@ -2,10 +2,11 @@
  * Ordering and finishing custom SLA reports (spec 3.3, 4.3 #2): an order stores a `Pending`
  * report for a template the caller may read; the SLA worker marks it `Ok` or `Error`.
  */
-import { publicTemplate } from '../../../schemas/sla-template.schema.js';
+
 import { periodRange } from '../../../pipelines/sla/period-range.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { publicTemplate } from '../../../schemas/sla-template.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
+import { fail, failFields } from '../../runtime/errors.js';
 import { parseDateTime } from '../maintenance/maintenance-input.js';
 import type { PlatformCommand } from '../slices.js';
 import { canReadTemplate, type SlaReader } from './sla-access.js';
@@ -66,7 +67,7 @@ export type ReportOutcome = { status: 'Ok'; reportId: string } | { status: 'Erro
 export function finishReport(id: string, outcome: ReportOutcome, now: number): PlatformCommand<SlaReportRecord | undefined> {
   return (model) => {
     const report = model.slices.slaReports.reports.get(id);
-    if (!report || report.status !== 'Pending') return { changes: [], result: () => report };
+    if (report?.status !== 'Pending') return { changes: [], result: () => report };
     const next: SlaReportRecord = {
       ...report,
       status: outcome.status,
@@ -82,7 +83,7 @@ export function finishReport(id: string, outcome: ReportOutcome, now: number): P
 export function heartbeatReport(id: string, now: number): PlatformCommand<void> {
   return (model) => {
     const report = model.slices.slaReports.reports.get(id);
-    if (!report || report.status !== 'Pending') return { changes: [], result: () => undefined };
+    if (report?.status !== 'Pending') return { changes: [], result: () => undefined };
     return { changes: [{ key: `sla-report:${id}`, value: { ...report, heartbeatAt: iso(now) } }], result: () => undefined };
   };
 }
@@ -94,7 +95,7 @@ export const lastSignOfLife = (report: SlaReportRecord): number => Date.parse(re
 export function requeueReport(id: string): PlatformCommand<SlaReportRecord | undefined> {
   return (model) => {
     const report = model.slices.slaReports.reports.get(id);
-    if (!report || report.status !== 'Pending') return { changes: [], result: () => undefined };
+    if (report?.status !== 'Pending') return { changes: [], result: () => undefined };
     const next = { ...report, attempt: report.attempt + 1 };
     return { changes: [{ key: `sla-report:${id}`, value: next }], result: () => next };
   };

@@ -1,7 +1,7 @@
 /** Custom SLA reports in memory (spec 2.12, DESIGN §9): their status, from order to result. */
 import type { SlaCustomReportModel } from '../../../schemas/sla-report.schema.js';
-import type { SlaPriorityList } from './sla-reports.types.js';
 import type { Slice } from '../model.js';
+import type { SlaPriorityList } from './sla-reports.types.js';
 
 /** A report as stored, record `sla-report:<id>`: the public model and what the worker needs. */
 export interface SlaReportRecord extends SlaCustomReportModel, SlaPriorityList {

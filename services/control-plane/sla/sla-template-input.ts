@@ -4,18 +4,21 @@
  * field in the request body, as one 400 validation error.
  */
 import type {
-  SlaCalendarModel, SlaMultiTemplateModel, SlaSingleTemplateModel, SlaTemplateAdminModel, SlaTemplateCreateBody, SlaTemplatePatchBody,
+  SlaCalendarModel,
+  SlaMultiTemplateModel,
+  SlaSingleTemplateModel,
+  SlaTemplateAdminModel,
+  SlaTemplateCreateBody,
+  SlaTemplatePatchBody,
 } from '../../../schemas/sla-template.schema.js';
-import { type FieldError, fail, failFields } from '../../runtime/errors.js';
+import { type FieldError, failFields } from '../../runtime/errors.js';
 import type { PlatformModel } from '../slices.js';
 
 /** A whole template before checks: a create body, or a stored template with a patch applied. */
 export type SlaTemplateDraft = SlaTemplateCreateBody;
 
 /** The stored fields a draft yields (without id and dates). */
-export type SlaTemplateFields =
-  | Omit<SlaSingleTemplateModel, 'id' | 'createdAt' | 'updatedAt'>
-  | Omit<SlaMultiTemplateModel, 'id' | 'createdAt' | 'updatedAt'>;
+export type SlaTemplateFields = Omit<SlaSingleTemplateModel, 'id' | 'createdAt' | 'updatedAt'> | Omit<SlaMultiTemplateModel, 'id' | 'createdAt' | 'updatedAt'>;
 
 /** References that are looked up: all on create; on PATCH only those the body gives (a CI deleted since stays listed). */
 export interface RefChecks {
@@ -57,7 +60,15 @@ export function patchedDraft(current: SlaTemplateAdminModel, patch: SlaTemplateP
           excludeMaintenance: patch.excludeMaintenance ?? current.excludeMaintenance,
           ...given('templates'),
         }
-      : { type: 'Multi', ...base, templates: patch.templates ?? current.templates, ...given('configItems'), ...given('priorities'), ...given('calendar'), ...given('excludeMaintenance') };
+      : {
+          type: 'Multi',
+          ...base,
+          templates: patch.templates ?? current.templates,
+          ...given('configItems'),
+          ...given('priorities'),
+          ...given('calendar'),
+          ...given('excludeMaintenance'),
+        };
   return { draft, refs: { configItems: patch.configItems !== undefined, owner: ownerGiven, templates: patch.templates !== undefined } };
 }
 
@@ -93,7 +104,12 @@ export function checkTemplate(model: PlatformModel, draft: SlaTemplateDraft, ref
 
 type Fail = (path: string, message: string) => void;
 
-function checkOwner(model: PlatformModel, draft: SlaTemplateDraft, refs: RefChecks, fail: Fail): { ownerType: SlaTemplateDraft['ownerType']; userId: number | null; workGroupId: number | null } {
+function checkOwner(
+  model: PlatformModel,
+  draft: SlaTemplateDraft,
+  refs: RefChecks,
+  fail: Fail,
+): { ownerType: SlaTemplateDraft['ownerType']; userId: number | null; workGroupId: number | null } {
   const identity = model.slices.identity;
   const userId = draft.userId ?? null;
   const workGroupId = draft.workGroupId ?? null;

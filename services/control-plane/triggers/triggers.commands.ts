@@ -5,8 +5,8 @@
  * is reported at once, each with the JSON pointer of its field.
  */
 import type { TriggerCreateBody, TriggerPatchBody } from '../../../schemas/trigger.schema.js';
-import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
 import { type FieldError, fail, failFields } from '../../runtime/errors.js';
+import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { TriggerRecord } from './triggers.slice.js';
 

@@ -4,8 +4,9 @@
  * small body that inflates past it (a zip bomb) is a 413, stopped as soon as it passes. Any other
  * encoding is a 415: a body we cannot read must not be taken as text.
  */
-import { gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
+
 import { promisify } from 'node:util';
+import { gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
 import { fail } from '../errors.js';
 
 export type BodyEncoding = 'identity' | 'gzip' | 'deflate';

@@ -24,7 +24,7 @@ export function renderErrorCatalogue(): string {
   for (const [code, entry] of Object.entries(ERROR_CATALOGUE) as Array<[ErrorCode, (typeof ERROR_CATALOGUE)[ErrorCode]]>) {
     lines.push(`| \`${code}\` | ${STATUS_OF_KIND[entry.kind].status} | ${entry.kind} | ${entry.message.replaceAll('|', '\\|')} |`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 export const ERROR_DOCS_PATH = new URL('../../../docs/errors.md', import.meta.url);

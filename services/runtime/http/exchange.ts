@@ -7,16 +7,17 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { fail, failFields } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
-import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import { MAX_HEADER_BYTES } from './uws.js';
 
 /** Charsets a body may declare: UTF-8, and US-ASCII, which is a part of it. */
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
+
 import type { Method, Reply, Request, Route } from './route.js';
-import { BOOLEAN_RULE, fieldErrors, queryBoolean, type Checker } from './validate.js';
-import { writeStream, writeWhole, type ResponseState } from './write-reply.js';
+import { BOOLEAN_RULE, type Checker, fieldErrors, queryBoolean } from './validate.js';
+import { type ResponseState, writeStream, writeWhole } from './write-reply.js';
 
 export interface CompiledRoute {
   route: Route;
@@ -204,7 +205,11 @@ export class Exchange implements ResponseState {
       if (value === undefined) notBoolean.push(name);
       else raw[name] = value;
     }
-    if (notBoolean.length > 0) throw failFields('http.query_invalid', notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })));
+    if (notBoolean.length > 0)
+      throw failFields(
+        'http.query_invalid',
+        notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })),
+      );
     const converted = checker.Convert(raw) as Record<string, unknown>;
     if (!checker.Check(converted)) throw failFields('http.query_invalid', fieldErrors(checker, converted));
     if (compiled.checkedQueries.size >= CHECKED_QUERIES_KEPT) compiled.checkedQueries.clear();
@@ -216,7 +221,11 @@ export class Exchange implements ResponseState {
   private run(): void {
     try {
       const out = this.compiled!.route.handler(this.request);
-      if (out instanceof Promise) out.then((reply) => this.send(reply), (error: unknown) => this.fail(error));
+      if (out instanceof Promise)
+        out.then(
+          (reply) => this.send(reply),
+          (error: unknown) => this.fail(error),
+        );
       else this.send(out);
     } catch (error) {
       this.fail(error);
@@ -259,7 +268,10 @@ export class Exchange implements ResponseState {
     // Checked first: at warn level the line's object would still be built for nothing.
     if (logger.isLevelEnabled('info')) {
       const { request } = this;
-      logger.info({ reqId: request.id, method: request.method, path: request.path, route: this.compiled?.route.name ?? 'unmatched', status, ms: Math.round(seconds * 1e5) / 100 }, 'request');
+      logger.info(
+        { reqId: request.id, method: request.method, path: request.path, route: this.compiled?.route.name ?? 'unmatched', status, ms: Math.round(seconds * 1e5) / 100 },
+        'request',
+      );
     }
   }
 }

@@ -7,7 +7,7 @@
  * prom-client names `…_total` (promtool refuses a `_total` that is not a counter), which are
  * left out. `promtool check metrics` passes on the exposition (test/integration/runtime).
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   readonly registry: Registry;

@@ -1,5 +1,5 @@
 import type { ErrorKind } from '../error-catalogue.js';
-import { AppError, fail, isAppError } from '../errors.js';
+import { type AppError, fail, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Reply } from './route.js';
 

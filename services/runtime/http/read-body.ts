@@ -11,7 +11,10 @@ export class BodyReader {
   private outcome: { body: Buffer | undefined } | undefined;
   private waiting: ((body: Buffer | undefined) => void) | undefined;
 
-  constructor(res: HttpResponse, private readonly limit: number) {
+  constructor(
+    res: HttpResponse,
+    private readonly limit: number,
+  ) {
     res.onData((chunk, isLast) => this.onChunk(chunk, isLast));
   }
 
@@ -27,7 +30,10 @@ export class BodyReader {
   private onChunk(chunk: ArrayBuffer, isLast: boolean): void {
     if (this.outcome) return;
     this.size += chunk.byteLength;
-    if (this.size > this.limit) return this.settle(undefined);
+    if (this.size > this.limit) {
+      this.settle(undefined);
+      return;
+    }
     // uWS reuses the chunk's memory after this callback: copy it.
     this.chunks.push(Buffer.from(new Uint8Array(chunk)));
     if (isLast) this.settle(this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size));

@@ -102,7 +102,6 @@ export interface Route {
   handler: (request: Request) => Reply | Promise<Reply>;
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply =>
-  headers ? { status, body, headers } : { status, body };
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => (headers ? { status, body, headers } : { status, body });
 
 export const noContent = (): Reply => ({ status: 204 });

@@ -3,15 +3,15 @@
  * checks, JSON parsing and validation, problem+json errors, a log line and metrics per request,
  * and graceful draining for shutdown. Handlers see plain Request/Reply values.
  */
-import type { HttpResponse, HttpRequest, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import { App, us_listen_socket_close, us_socket_local_port } from './uws.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from './metrics.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { TSchema } from 'typebox';
-import type { Method, Route } from './route.js';
-import { compileSchema } from './validate.js';
+import type { Logger } from '../logger.js';
+import { type CompiledRoute, Exchange, type ExchangeContext } from './exchange.js';
+import type { Metrics } from './metrics.js';
 import { matchPath } from './path-match.js';
-import { Exchange, type CompiledRoute, type ExchangeContext } from './exchange.js';
+import type { Method, Route } from './route.js';
+import { App, us_listen_socket_close, us_socket_local_port } from './uws.js';
+import { compileSchema } from './validate.js';
 
 export interface HttpServerConfig {
   host: string;

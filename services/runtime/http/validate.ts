@@ -1,5 +1,5 @@
-import { Compile, type Validator } from 'typebox/compile';
 import type { TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
 import type { FieldError } from '../errors.js';
 
 export type Checker = Validator<Record<string, never>, TSchema>;
@@ -14,8 +14,8 @@ export function fieldErrors(checker: Checker, value: unknown): FieldError[] {
     // A `false` sub-schema repeats what additionalProperties already says better.
     if (e.keyword === 'boolean') continue;
     const params = e.params as Record<string, unknown>;
-    let path = e.instancePath || '/';
-    let message = e.message;
+    const path = e.instancePath || '/';
+    const message = e.message;
     if (e.keyword === 'required' && Array.isArray(params['requiredProperties'])) {
       for (const name of params['requiredProperties'] as string[]) {
         push(`${e.instancePath}/${name}`, 'is required');

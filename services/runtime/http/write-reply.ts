@@ -1,5 +1,5 @@
-import { STATUS_CODES } from 'node:http';
 import type { HttpResponse } from 'uWebSockets.js';
+import { STATUS_CODES } from 'node:http';
 import type { Reply } from './route.js';
 
 export interface ResponseState {
@@ -57,7 +57,13 @@ export async function writeStream(res: HttpResponse, state: ResponseState, reply
     if (state.aborted) return;
     let ok = true;
     res.cork(() => (ok = res.write(chunk)));
-    if (!ok) await new Promise<void>((resolve) => res.onWritable(() => (resolve(), true)));
+    if (!ok)
+      await new Promise<void>((resolve) =>
+        res.onWritable(() => {
+          resolve();
+          return true;
+        }),
+      );
   }
   if (!state.aborted) res.cork(() => res.end());
 }

@@ -45,7 +45,7 @@ t.test('401: malformed Authorization header', async (t) => {
 });
 
 t.test('401: unknown token', async (t) => {
-  const answer = await p.api('GET', CI_TYPES, { token: 'ops_' + 'x'.repeat(43) });
+  const answer = await p.api('GET', CI_TYPES, { token: `ops_${'x'.repeat(43)}` });
   t.equal(answer.status, 401);
   t.match(answer.body.detail, /not known/);
 });
@@ -129,7 +129,10 @@ t.test('workgroups: create, members, rename, duplicate names refused, public lis
   t.equal((await p.api('PATCH', `/api/admin/v1/work-groups/${wg.body.id}`, { json: { name: 'Networks' } })).status, 200);
   const list = await p.api('GET', '/api/public/sm/v2/rsm/work-groups', { token: u.token });
   t.equal(list.status, 200);
-  t.same(list.body.find((g: { id: number }) => g.id === wg.body.id), { id: wg.body.id, name: 'Networks' });
+  t.same(
+    list.body.find((g: { id: number }) => g.id === wg.body.id),
+    { id: wg.body.id, name: 'Networks' },
+  );
   const removed = await p.api('DELETE', `/api/admin/v1/work-groups/${wg.body.id}/members/${u.id}`);
   t.same(removed.body.memberIds, []);
   t.equal((await p.api('GET', '/api/admin/v1/work-groups/abc')).status, 400);
@@ -142,7 +145,10 @@ t.test('public #1 and #2 list CI types and CMDB systems', async (t) => {
   const system = await p.api('POST', '/api/admin/v1/cmdb-systems', { json: { name: 'External CMDB' } });
   t.equal(system.status, 201);
   const types = await p.api('GET', CI_TYPES);
-  t.same(types.body.map((x: { name: string }) => x.name), ['Default', 'Server']);
+  t.same(
+    types.body.map((x: { name: string }) => x.name),
+    ['Default', 'Server'],
+  );
   t.same(Object.keys(types.body[1]).sort(), ['description', 'id', 'name']);
   const systems = await p.api('GET', '/api/public/sm/v2/rsm/cmdb-systems');
   t.same(systems.body, [{ id: system.body.id, name: 'External CMDB' }]);

@@ -3,9 +3,10 @@
  * per error code (each 400 names its field), and the public list filtered by what the caller
  * may read.
  */
-import t from 'tap';
+
 import type { Test } from 'tap';
-import { ADMIN_API, isProblem, isUnauthorised, keys, Kit, type Named, type User } from '../cmdb/cmdb-kit.js';
+import t from 'tap';
+import { ADMIN_API, isProblem, isUnauthorised, Kit, keys, type Named, type User } from '../cmdb/cmdb-kit.js';
 
 const TEMPLATES = `${ADMIN_API}/sla/templates`;
 const PUBLIC = '/api/public/sm/v1/sla/templates';
@@ -48,7 +49,15 @@ async function create(body: Record<string, unknown>): Promise<any> {
 }
 
 async function multi(members: number[], extra: Record<string, unknown> = {}): Promise<any> {
-  return create({ type: 'Multi', name: k.uniq('multi'), period: 'PreviousMonth', ownerType: 'WorkGroup', workGroupId: wg.id, templates: members.map((id) => ({ id, weight: 2 })), ...extra });
+  return create({
+    type: 'Multi',
+    name: k.uniq('multi'),
+    period: 'PreviousMonth',
+    ownerType: 'WorkGroup',
+    workGroupId: wg.id,
+    templates: members.map((id) => ({ id, weight: 2 })),
+    ...extra,
+  });
 }
 
 /** A 400 validation answer naming `path`. */
@@ -84,28 +93,44 @@ t.test('create a Single template: 201, the defaults filled in', async (t) => {
 
 t.test('create a Single template with every field: the calendar is stored sorted, holidays unique', async (t) => {
   const owner = await user();
-  const body = await create(single({
-    description: 'Front office hours',
-    ownerType: 'User',
-    userId: owner.id,
-    workGroupId: null,
-    timeZone: 'Europe/Berlin',
-    configItems: [{ id: ciB, weight: 3, withDescendants: true }, { id: ciA, weight: 0.5 }],
-    priorities: [3, 1],
-    calendar: {
-      week: [{ day: 2, from: '08:00', to: '18:00' }, { day: 1, from: '13:00', to: '24:00' }, { day: 1, from: '08:00', to: '12:00' }],
-      holidays: ['2026-12-25', '2026-01-01', '2026-12-25'],
-    },
-    excludeMaintenance: false,
-  }));
+  const body = await create(
+    single({
+      description: 'Front office hours',
+      ownerType: 'User',
+      userId: owner.id,
+      workGroupId: null,
+      timeZone: 'Europe/Berlin',
+      configItems: [
+        { id: ciB, weight: 3, withDescendants: true },
+        { id: ciA, weight: 0.5 },
+      ],
+      priorities: [3, 1],
+      calendar: {
+        week: [
+          { day: 2, from: '08:00', to: '18:00' },
+          { day: 1, from: '13:00', to: '24:00' },
+          { day: 1, from: '08:00', to: '12:00' },
+        ],
+        holidays: ['2026-12-25', '2026-01-01', '2026-12-25'],
+      },
+      excludeMaintenance: false,
+    }),
+  );
   t.equal(body.ownerType, 'User');
   t.equal(body.userId, owner.id);
   t.equal(body.workGroupId, null);
   t.equal(body.timeZone, 'Europe/Berlin');
-  t.same(body.configItems, [{ id: ciB, weight: 3, withDescendants: true }, { id: ciA, weight: 0.5, withDescendants: false }]);
+  t.same(body.configItems, [
+    { id: ciB, weight: 3, withDescendants: true },
+    { id: ciA, weight: 0.5, withDescendants: false },
+  ]);
   t.same(body.priorities, [1, 3]);
   t.same(body.calendar, {
-    week: [{ day: 1, from: '08:00', to: '12:00' }, { day: 1, from: '13:00', to: '24:00' }, { day: 2, from: '08:00', to: '18:00' }],
+    week: [
+      { day: 1, from: '08:00', to: '12:00' },
+      { day: 1, from: '13:00', to: '24:00' },
+      { day: 2, from: '08:00', to: '18:00' },
+    ],
     holidays: ['2026-01-01', '2026-12-25'],
   });
   t.equal(body.excludeMaintenance, false);
@@ -119,9 +144,19 @@ t.test('the time zone is stored under its canonical name', async (t) => {
 t.test('create a Multi template of Single templates', async (t) => {
   const a = await create(single());
   const b = await create(single());
-  const m = await create({ type: 'Multi', name: k.uniq('multi'), period: 'Yesterday', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: a.id, weight: 2 }, { id: b.id }] });
+  const m = await create({
+    type: 'Multi',
+    name: k.uniq('multi'),
+    period: 'Yesterday',
+    ownerType: 'WorkGroup',
+    workGroupId: wg.id,
+    templates: [{ id: a.id, weight: 2 }, { id: b.id }],
+  });
   t.equal(m.type, 'Multi');
-  t.same(m.templates, [{ id: a.id, weight: 2 }, { id: b.id, weight: 1 }]);
+  t.same(m.templates, [
+    { id: a.id, weight: 2 },
+    { id: b.id, weight: 1 },
+  ]);
   t.equal(m.timeZone, 'UTC');
   t.same(keys(m), ['createdAt', 'description', 'id', 'name', 'ownerType', 'period', 'templates', 'timeZone', 'type', 'updatedAt', 'userId', 'workGroupId']);
 });
@@ -131,7 +166,11 @@ t.test('list (by id) and get', async (t) => {
   const list = await k.api('GET', TEMPLATES);
   t.equal(list.status, 200);
   const ids = list.body.map((x: { id: number }) => x.id);
-  t.same(ids, [...ids].sort((a, b) => a - b), 'sorted by id');
+  t.same(
+    ids,
+    [...ids].sort((a, b) => a - b),
+    'sorted by id',
+  );
   t.ok(ids.includes(created.id));
   const one = await k.api('GET', `${TEMPLATES}/${created.id}`);
   t.equal(one.status, 200);
@@ -252,7 +291,11 @@ t.test('400 /calendar/week/0/day: an ISO weekday 1..7', async (t) => {
 });
 
 t.test('400 /calendar/week/2: hours of one day must not overlap', async (t) => {
-  const week = [{ day: 1, from: '08:00', to: '18:00' }, { day: 2, from: '09:00', to: '10:00' }, { day: 1, from: '12:00', to: '13:00' }];
+  const week = [
+    { day: 1, from: '08:00', to: '18:00' },
+    { day: 2, from: '09:00', to: '10:00' },
+    { day: 1, from: '12:00', to: '13:00' },
+  ];
   await refused(t, single({ calendar: { week } }), '/calendar/week/2', /overlaps the hours at \/calendar\/week\/0 on day 1/);
 });
 
@@ -262,17 +305,32 @@ t.test('400 /calendar/holidays/0: holidays must be valid dates', async (t) => {
 });
 
 t.test('400 /templates/0/id: a Multi member must exist', async (t) => {
-  await refused(t, { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: 987654 }] }, '/templates/0/id', /987654 does not exist/);
+  await refused(
+    t,
+    { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: 987654 }] },
+    '/templates/0/id',
+    /987654 does not exist/,
+  );
 });
 
 t.test('400 /templates/0/id: a Multi member must be a Single template', async (t) => {
   const inner = await multi([(await create(single())).id]);
-  await refused(t, { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: inner.id }] }, '/templates/0/id', /is a Multi template/);
+  await refused(
+    t,
+    { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: inner.id }] },
+    '/templates/0/id',
+    /is a Multi template/,
+  );
 });
 
 t.test('400 /templates/1/id: a Multi member listed twice', async (t) => {
   const s = await create(single());
-  await refused(t, { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: s.id }, { id: s.id }] }, '/templates/1/id', /listed twice/);
+  await refused(
+    t,
+    { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: s.id }, { id: s.id }] },
+    '/templates/1/id',
+    /listed twice/,
+  );
 });
 
 t.test('400 /templates: required for a Multi template', async (t) => {
@@ -366,7 +424,16 @@ t.test('public: the spec 2.11 form, for a workgroup owner and for a user owner',
   t.equal(answer.status, 200);
   t.match(answer.headers.get('content-type'), /^application\/json/);
   t.same(answer.body, [
-    { id: byGroup.id, type: 'Single', name: byGroup.name, description: 'd', period: 'ThisMonth', ownerType: 'WorkGroup', userId: null, workGroup: { id: group.id, userspaceId: 1, name: group.name, managerId: null } },
+    {
+      id: byGroup.id,
+      type: 'Single',
+      name: byGroup.name,
+      description: 'd',
+      period: 'ThisMonth',
+      ownerType: 'WorkGroup',
+      userId: null,
+      workGroup: { id: group.id, userspaceId: 1, name: group.name, managerId: null },
+    },
     { id: byUser.id, type: 'Single', name: byUser.name, description: '', period: 'Today', ownerType: 'User', userId: member.id, workGroup: null },
   ]);
 });
@@ -394,9 +461,15 @@ t.test('public: an admin reads every template, sorted by id', async (t) => {
   const someone = await user();
   await create(single({ ownerType: 'User', userId: someone.id, workGroupId: undefined }));
   const all = await k.api('GET', TEMPLATES);
-  t.same(await publicIds(), all.body.map((x: { id: number }) => x.id));
+  t.same(
+    await publicIds(),
+    all.body.map((x: { id: number }) => x.id),
+  );
   const ids = await publicIds();
-  t.same(ids, [...ids].sort((a, b) => a - b));
+  t.same(
+    ids,
+    [...ids].sort((a, b) => a - b),
+  );
 });
 
 t.test('public: a user who reads no template gets []', async (t) => {

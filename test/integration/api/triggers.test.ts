@@ -38,7 +38,10 @@ function body(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name: `trigger-${++seq}`,
     streamIds: [streamA],
-    match: [{ field: 'status', op: 'in', values: ['down', 'ok'] }, { field: 'host', op: 'exists' }],
+    match: [
+      { field: 'status', op: 'in', values: ['down', 'ok'] },
+      { field: 'host', op: 'exists' },
+    ],
     ci: { by: 'nameField', field: 'host' },
     priority: { value: 2 },
     resolve: { field: 'status', values: ['ok'] },
@@ -54,7 +57,11 @@ function isProblem(t: Test, answer: Answer, status: number, code: string, path?:
   t.equal(answer.status, status, `status ${status}`);
   t.equal(answer.headers.get('content-type'), 'application/problem+json');
   t.equal(answer.body?.type, `urn:ops:problem:${code}`);
-  if (path) t.ok((answer.body?.errors ?? []).some((e: { path: string }) => e.path === path), `errors name ${path}: ${answer.text}`);
+  if (path)
+    t.ok(
+      (answer.body?.errors ?? []).some((e: { path: string }) => e.path === path),
+      `errors name ${path}: ${answer.text}`,
+    );
 }
 
 async function userToken(name: string, roles: string[] = []): Promise<string> {
@@ -82,10 +89,18 @@ t.test('list answers every trigger by id; streamId keeps those listening to that
   const c = await create({ streamIds: [streamB] });
   const all = await must(p.api('GET', TRIGGERS), 200);
   const ids = all.map((x: { id: number }) => x.id);
-  t.same(ids, [...ids].sort((x: number, y: number) => x - y), 'in id order');
+  t.same(
+    ids,
+    [...ids].sort((x: number, y: number) => x - y),
+    'in id order',
+  );
   t.ok([a.id, b.id, c.id].every((id) => ids.includes(id)));
   const onB = await must(p.api('GET', `${TRIGGERS}?streamId=${streamB}`), 200);
-  t.same(onB.map((x: { id: number }) => x.id), [b.id, c.id], 'disabled triggers are listed too');
+  t.same(
+    onB.map((x: { id: number }) => x.id),
+    [b.id, c.id],
+    'disabled triggers are listed too',
+  );
   t.same(await must(p.api('GET', `${TRIGGERS}?streamId=999999`), 200), []);
   isProblem(t, await p.api('GET', `${TRIGGERS}?streamId=abc`), 400, 'validation', '/streamId');
 });
@@ -122,7 +137,10 @@ t.test('delete answers 204; the trigger is gone', async (t) => {
   t.equal((await p.api('DELETE', `${TRIGGERS}/${created.id}`)).status, 204);
   isProblem(t, await p.api('GET', `${TRIGGERS}/${created.id}`), 404, 'not-found');
   const onB = await must(p.api('GET', `${TRIGGERS}?streamId=${streamB}`), 200);
-  t.notOk(onB.some((x: { id: number }) => x.id === created.id), 'gone from the stream index too');
+  t.notOk(
+    onB.some((x: { id: number }) => x.id === created.id),
+    'gone from the stream index too',
+  );
 });
 
 t.test('404 for an unknown trigger id; 400 for an id that is not a number', async (t) => {
@@ -162,7 +180,10 @@ t.test('400: priority map keys must not be empty', async (t) => {
 
 t.test('400: every failed check is reported at once', async (t) => {
   const answer = await p.api('POST', TRIGGERS, { json: body({ streamIds: [999998, streamA], ci: { by: 'fixed', id: 999999 } }) });
-  t.same(answer.body.errors.map((e: { path: string }) => e.path), ['/streamIds/0', '/ci/id']);
+  t.same(
+    answer.body.errors.map((e: { path: string }) => e.path),
+    ['/streamIds/0', '/ci/id'],
+  );
 });
 
 t.test('409: trigger names are unique (create and rename)', async (t) => {

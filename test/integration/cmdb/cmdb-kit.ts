@@ -12,7 +12,7 @@ export const CIS = `${RSM}/config-items`;
 export const ADMIN_API = '/api/admin/v1';
 /** ISO 8601 UTC with milliseconds (spec 2.4). */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const UNKNOWN_TOKEN = 'ops_' + 'x'.repeat(43);
+export const UNKNOWN_TOKEN = `ops_${'x'.repeat(43)}`;
 
 export const BASIC_READ = 'base-system.rsm.basic-read';
 export const MONITORING_READ = 'base-system.rsm.monitoring-read';
@@ -21,7 +21,17 @@ export const WRITE = 'base-system.rsm.write';
 
 /** The keys of the full CI model (spec 2.3) when neither state, health nor cmdbSystem is shown. */
 export const FULL_KEYS = [
-  'cmdbLinks', 'configItemType', 'description', 'entityInfo', 'id', 'incomingEdges', 'labels', 'name', 'outgoingEdges', 'ownerWorkGroup', 'parent',
+  'cmdbLinks',
+  'configItemType',
+  'description',
+  'entityInfo',
+  'id',
+  'incomingEdges',
+  'labels',
+  'name',
+  'outgoingEdges',
+  'ownerWorkGroup',
+  'parent',
   'sharedToWorkGroups',
 ];
 
@@ -137,7 +147,11 @@ export function isProblem(t: Test, answer: Answer, status: number, code: string,
   t.equal(answer.body?.status, status, 'status in the body');
   t.type(answer.body?.title, 'string', 'a title');
   if (detail) t.match(answer.body?.detail, detail, 'detail names the condition');
-  if (path) t.ok((answer.body?.errors ?? []).some((e: { path: string }) => e.path === path), `errors name ${path}`);
+  if (path)
+    t.ok(
+      (answer.body?.errors ?? []).some((e: { path: string }) => e.path === path),
+      `errors name ${path}`,
+    );
 }
 
 /** 401 with no token and with an unknown one. */

@@ -3,7 +3,7 @@
  * DESIGN §4a, and one test per condition of spec 7.1 #6.
  */
 import t from 'tap';
-import { CIS, FULL_KEYS, ISO_MS, isProblem, isUnauthorised, keys, Kit, READ, WRITE, type Named, type User } from './cmdb-kit.js';
+import { CIS, FULL_KEYS, ISO_MS, isProblem, isUnauthorised, Kit, keys, type Named, READ, type User, WRITE } from './cmdb-kit.js';
 
 const k = new Kit();
 let wgA: Named;
@@ -70,10 +70,13 @@ t.test('#6 rule: when a parent is given the owner workgroup is taken from the pa
   t.equal(withoutOwner.status, 201, 'no ownerWorkGroup needed under a parent');
   t.same(withoutOwner.body.ownerWorkGroup, { id: wgA.id, name: wgA.name });
   const p = await k.get(parent.id);
-  t.same(p.body.outgoingEdges.map((e: { type: string; configItem: Named }) => [e.type, e.configItem.id]), [
-    ['Hierarchy', child.id],
-    ['Hierarchy', withoutOwner.body.id],
-  ]);
+  t.same(
+    p.body.outgoingEdges.map((e: { type: string; configItem: Named }) => [e.type, e.configItem.id]),
+    [
+      ['Hierarchy', child.id],
+      ['Hierarchy', withoutOwner.body.id],
+    ],
+  );
 });
 
 t.test('#6 rule: parent id 0 makes the CI a root', async (t) => {
@@ -132,12 +135,18 @@ t.test('#6 rule: each sharedToWorkGroups element carries its own id', async (t) 
   });
   const ids = ci.sharedToWorkGroups.map((g: { id: number }) => g.id);
   t.equal(ids.length, 2);
-  t.ok(ids.every((id: unknown) => Number.isSafeInteger(id) && (id as number) > 0), 'positive integer ids');
+  t.ok(
+    ids.every((id: unknown) => Number.isSafeInteger(id) && (id as number) > 0),
+    'positive integer ids',
+  );
   t.not(ids[0], ids[1], 'distinct ids');
-  t.same(ci.sharedToWorkGroups.map((g: { workGroupId: number; shareType: string }) => [g.workGroupId, g.shareType]), [
-    [wgB.id, 'ConfigItem'],
-    [0, 'Tree'],
-  ]);
+  t.same(
+    ci.sharedToWorkGroups.map((g: { workGroupId: number; shareType: string }) => [g.workGroupId, g.shareType]),
+    [
+      [wgB.id, 'ConfigItem'],
+      [0, 'Tree'],
+    ],
+  );
 });
 
 t.test('#6 rule: a client may supply its own unused id; generated ids keep increasing past it', async (t) => {
@@ -149,7 +158,10 @@ t.test('#6 rule: a client may supply its own unused id; generated ids keep incre
   const concurrent = await Promise.all([1, 2, 3, 4, 5, 6].map(() => post({ name: k.uniq('burst'), ownerWorkGroup: { id: wgA.id } })));
   const ids = concurrent.map((a) => a.body.id as number);
   t.equal(new Set(ids).size, 6, 'concurrent creates get distinct ids');
-  t.ok(ids.every((id) => id > next.id), 'all above the previous ones');
+  t.ok(
+    ids.every((id) => id > next.id),
+    'all above the previous ones',
+  );
 });
 
 t.test('#6 400: empty body', async (t) => {
@@ -203,7 +215,14 @@ t.test('#6 400: a CI with the same name already exists with the same type', asyn
 });
 
 t.test('#6 400: CI type not found', async (t) => {
-  isProblem(t, await post({ name: k.uniq('typeless'), ownerWorkGroup: { id: wgA.id }, configItemType: { id: 424242 } }), 400, 'bad-request', /CI type not found/, '/configItemType/id');
+  isProblem(
+    t,
+    await post({ name: k.uniq('typeless'), ownerWorkGroup: { id: wgA.id }, configItemType: { id: 424242 } }),
+    400,
+    'bad-request',
+    /CI type not found/,
+    '/configItemType/id',
+  );
 });
 
 t.test('#6 403: no permission to add a CI to the workgroup', async (t) => {

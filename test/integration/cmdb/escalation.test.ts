@@ -6,7 +6,7 @@
  * spec 7.1 #13 answers a child that does not exist).
  */
 import t from 'tap';
-import { CIS, isProblem, Kit, READ, WRITE, type Named, type User } from './cmdb-kit.js';
+import { CIS, isProblem, Kit, type Named, READ, type User, WRITE } from './cmdb-kit.js';
 
 const k = new Kit();
 let wgA: Named;
@@ -64,15 +64,15 @@ t.test('taking a child out of a parent needs write on the child too', async (t) 
   t.equal(await parentOf(child.id), a1.id, 'still under a1');
 });
 
-t.test('a grantee\'s write does not give the CI away: ub cannot move a1 (and its children) to B', async (t) => {
+t.test("a grantee's write does not give the CI away: ub cannot move a1 (and its children) to B", async (t) => {
   const a1 = await ciOfA();
   const child = await ciOfA({ parent: { id: a1.id } });
   await k.grant(a1.id, wgB.id, 'Tree', [WRITE]);
   const answer = await k.api('PUT', `${CIS}/${a1.id}`, { json: { name: a1.name, ownerWorkGroup: { id: wgB.id } }, token: ub.token });
   isProblem(t, answer, 403, 'forbidden', /Only members of the workgroup that owns CI/);
-  t.equal((await k.get(a1.id)).body.ownerWorkGroup.id, wgA.id, 'a1 is still A\'s');
+  t.equal((await k.get(a1.id)).body.ownerWorkGroup.id, wgA.id, "a1 is still A's");
   t.equal((await k.get(child.id)).body.ownerWorkGroup.id, wgA.id, 'and so is its child');
-  t.equal((await k.get(a1.id, ua.token)).status, 200, 'A\'s own user still reads it');
+  t.equal((await k.get(a1.id, ua.token)).status, 200, "A's own user still reads it");
 });
 
 t.test('a member of both the owner workgroup and the new one may give a CI away', async (t) => {

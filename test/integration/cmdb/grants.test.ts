@@ -3,7 +3,7 @@
  * the share types and rights of 2.8 and DESIGN §4, and one test per condition of spec 7.1.
  */
 import t from 'tap';
-import { BASIC_READ, CIS, isProblem, isUnauthorised, Kit, MONITORING_READ, READ, WRITE, type Named, type User } from './cmdb-kit.js';
+import { BASIC_READ, CIS, isProblem, isUnauthorised, Kit, MONITORING_READ, type Named, READ, type User, WRITE } from './cmdb-kit.js';
 
 const k = new Kit();
 let wgA: Named;
@@ -186,7 +186,7 @@ t.test('#10 400: invalid data model', async (t) => {
   isProblem(t, await change(ci.id, { id: 'first', workGroupId: wgB.id, shareType: 'Tree', grants: [READ] }), 400, 'validation', undefined, '/id');
 });
 
-t.test('#10 200: the spec\'s body (id, shareType, grants) changes the access model of its own workgroup', async (t) => {
+t.test("#10 200: the spec's body (id, shareType, grants) changes the access model of its own workgroup", async (t) => {
   const ci = await ciOfA();
   const grant = await k.grant(ci.id, wgB.id, 'Tree', [READ]);
   const answer = await change(ci.id, { id: grant.id, shareType: 'ConfigItem', grants: [WRITE] });
@@ -204,7 +204,11 @@ t.test('#10 400: an access model does not move to another workgroup', async (t) 
   const ci = await ciOfA();
   const grant = await k.grant(ci.id, wgB.id, 'Tree', [READ]);
   isProblem(t, await change(ci.id, { id: grant.id, workGroupId: wgA.id, shareType: 'Tree', grants: [READ] }), 400, 'bad-request', /cannot move to workgroup/, '/workGroupId');
-  t.same((await k.get(ci.id)).body.sharedToWorkGroups.map((g: { workGroupId: number }) => g.workGroupId), [wgB.id], 'still B\'s');
+  t.same(
+    (await k.get(ci.id)).body.sharedToWorkGroups.map((g: { workGroupId: number }) => g.workGroupId),
+    [wgB.id],
+    "still B's",
+  );
 });
 
 t.test('#10 400: grants list missing', async (t) => {

@@ -31,7 +31,16 @@ t.test('a CI name over 255 characters, or a description over 4 000, is a 400 and
 
 t.test('CI labels: a name with a newline or over 128 characters, an object value, a value over 1 024 characters, more than 100 labels: 400', async (t) => {
   const before = await countCis();
-  for (const labels of [{ 'a\nb': 'x' }, { 'a\nb': { x: 1 } }, { ['k'.repeat(129)]: 'x' }, { '': 'x' }, { env: { x: 1 } }, { env: 'v'.repeat(1025) }, { env: ['ok', 3] }, Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`l${i}`, 'x']))]) {
+  for (const labels of [
+    { 'a\nb': 'x' },
+    { 'a\nb': { x: 1 } },
+    { ['k'.repeat(129)]: 'x' },
+    { '': 'x' },
+    { env: { x: 1 } },
+    { env: 'v'.repeat(1025) },
+    { env: ['ok', 3] },
+    Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`l${i}`, 'x'])),
+  ]) {
     const answer = await create({ labels });
     t.equal(answer.status, 400, JSON.stringify(labels).slice(0, 60));
   }
@@ -41,7 +50,13 @@ t.test('CI labels: a name with a newline or over 128 characters, an object value
 
 t.test('maintenance: a title over 255 characters or a label name with a newline is a 400; the search keeps working', async (t) => {
   const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
-  const mode = (extra: Record<string, unknown>) => ({ title: 'window', dateStart: '2030-01-01T00:00:00Z', dateEnd: '2030-01-01T02:00:00Z', configItems: [{ id: ci.id, scope: 'Ci' }], ...extra });
+  const mode = (extra: Record<string, unknown>) => ({
+    title: 'window',
+    dateStart: '2030-01-01T00:00:00Z',
+    dateEnd: '2030-01-01T02:00:00Z',
+    configItems: [{ id: ci.id, scope: 'Ci' }],
+    ...extra,
+  });
   isProblem(t, await k.api('POST', MAINT, { json: mode({ title: 't'.repeat(256) }) }), 400, 'validation', undefined, '/title');
   isProblem(t, await k.api('POST', MAINT, { json: mode({ labels: { 'a\nb': { x: 1 } } }) }), 400, 'validation');
   isProblem(t, await k.api('POST', MAINT, { json: mode({ labels: { a: { x: 1 } } }) }), 400, 'validation');

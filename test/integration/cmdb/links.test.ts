@@ -4,7 +4,7 @@
  * same workgroup, no cycles, no self-links) and one test per condition of spec 7.1.
  */
 import t from 'tap';
-import { BASIC_READ, CIS, isProblem, isUnauthorised, Kit, READ, WRITE, type Named, type User } from './cmdb-kit.js';
+import { BASIC_READ, CIS, isProblem, isUnauthorised, Kit, type Named, READ, type User, WRITE } from './cmdb-kit.js';
 
 const k = new Kit();
 let wgA: Named;
@@ -124,7 +124,13 @@ t.test('#14 200: returns the updated array of short CIs that impact the dependen
   t.same(two.body, short(first, second));
   t.same((await addInfluential(dependent.id, { id: first.id }, userA.token)).body, short(first, second), 'linking again changes nothing');
   const m = (await k.get(dependent.id)).body;
-  t.same(m.incomingEdges.map((e: { type: string; configItem: Named }) => [e.type, e.configItem.id]).sort(), [['Influence', first.id], ['Influence', second.id]].sort());
+  t.same(
+    m.incomingEdges.map((e: { type: string; configItem: Named }) => [e.type, e.configItem.id]).sort(),
+    [
+      ['Influence', first.id],
+      ['Influence', second.id],
+    ].sort(),
+  );
 });
 
 t.test('#14 rule: the influencing CI needs only read, the dependent CI write', async (t) => {

@@ -4,7 +4,7 @@
  * entityInfo, the edges of DESIGN §4a, and one test per condition of spec 7.1.
  */
 import t from 'tap';
-import { BASIC_READ, CIS, FULL_KEYS, ISO_MS, isProblem, isUnauthorised, keys, Kit, MONITORING_READ, READ, RSM, type Named, type User } from './cmdb-kit.js';
+import { BASIC_READ, CIS, FULL_KEYS, ISO_MS, isProblem, isUnauthorised, Kit, keys, MONITORING_READ, type Named, READ, RSM, type User } from './cmdb-kit.js';
 
 const k = new Kit();
 let wgA: Named;
@@ -34,9 +34,18 @@ t.test('#1 200: every CI type, each with id, name and description', async (t) =>
   const type = await k.ciType();
   const answer = await k.api('GET', `${RSM}/config-item-types`, { token: userA.token });
   t.equal(answer.status, 200);
-  t.ok(answer.body.every((x: object) => keys(x).join() === 'description,id,name'), 'exactly id, name, description');
-  t.same(answer.body.find((x: Named) => x.id === k.defaultType.id), k.defaultType);
-  t.same(answer.body.find((x: Named) => x.id === type.id), type);
+  t.ok(
+    answer.body.every((x: object) => keys(x).join() === 'description,id,name'),
+    'exactly id, name, description',
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === k.defaultType.id),
+    k.defaultType,
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === type.id),
+    type,
+  );
 });
 
 t.test('#1 401: not authorised', async (t) => {
@@ -47,8 +56,14 @@ t.test('#2 200: every CMDB system, each with id and name', async (t) => {
   const system = await k.cmdbSystem();
   const answer = await k.api('GET', `${RSM}/cmdb-systems`, { token: userA.token });
   t.equal(answer.status, 200);
-  t.ok(answer.body.every((x: object) => keys(x).join() === 'id,name'), 'exactly id, name');
-  t.same(answer.body.find((x: Named) => x.id === system.id), system);
+  t.ok(
+    answer.body.every((x: object) => keys(x).join() === 'id,name'),
+    'exactly id, name',
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === system.id),
+    system,
+  );
 });
 
 t.test('#2 401: not authorised', async (t) => {
@@ -58,9 +73,19 @@ t.test('#2 401: not authorised', async (t) => {
 t.test('#3 200: every workgroup, each with id and name', async (t) => {
   const answer = await k.api('GET', `${RSM}/work-groups`, { token: userB.token });
   t.equal(answer.status, 200);
-  t.ok(answer.body.every((x: object) => keys(x).join() === 'id,name'), 'exactly id, name');
-  t.same(answer.body.find((x: Named) => x.id === wgA.id), wgA, 'also workgroups the caller is not in');
-  t.same(answer.body.find((x: Named) => x.id === wgB.id), wgB);
+  t.ok(
+    answer.body.every((x: object) => keys(x).join() === 'id,name'),
+    'exactly id, name',
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === wgA.id),
+    wgA,
+    'also workgroups the caller is not in',
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === wgB.id),
+    wgB,
+  );
 });
 
 t.test('#3 401: not authorised', async (t) => {
@@ -73,9 +98,19 @@ t.test('#4 200: an array of short CIs (id, name)', async (t) => {
   const [a, b] = [await ciOfA(), await k.ci({ ownerWorkGroup: { id: wgB.id } })];
   const answer = await k.api('GET', CIS);
   t.equal(answer.status, 200);
-  t.ok(answer.body.every((x: object) => keys(x).join() === 'id,name'), 'exactly id, name');
-  t.same(answer.body.find((x: Named) => x.id === a.id), { id: a.id, name: a.name });
-  t.same(answer.body.find((x: Named) => x.id === b.id), { id: b.id, name: b.name }, 'the admin sees every CI');
+  t.ok(
+    answer.body.every((x: object) => keys(x).join() === 'id,name'),
+    'exactly id, name',
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === a.id),
+    { id: a.id, name: a.name },
+  );
+  t.same(
+    answer.body.find((x: Named) => x.id === b.id),
+    { id: b.id, name: b.name },
+    'the admin sees every CI',
+  );
 });
 
 /** For a fresh team C: CIs of wgA reachable (or not) through each kind of grant, plus one of its own. */
@@ -285,9 +320,18 @@ t.test('#12 rule: edges — Hierarchy from parent to child, Influence from influ
   t.equal((await k.api('POST', `${CIS}/${ci.id}/influentials`, { json: { id: influential.id } })).status, 200);
   t.equal((await k.api('POST', `${CIS}/${dependent.id}/influentials`, { json: { id: ci.id } })).status, 200);
   const m = (await k.get(ci.id, userA.token)).body;
-  t.same(edges(m.incomingEdges), [['Hierarchy', parent.id, parent.name], ['Influence', influential.id, influential.name]]);
-  t.same(edges(m.outgoingEdges), [['Hierarchy', child.id, child.name], ['Influence', dependent.id, dependent.name]]);
-  t.ok(m.incomingEdges.every((e: Edge) => keys(e).join() === 'configItem,type' && keys(e.configItem).join() === 'id,name'), 'edge shape');
+  t.same(edges(m.incomingEdges), [
+    ['Hierarchy', parent.id, parent.name],
+    ['Influence', influential.id, influential.name],
+  ]);
+  t.same(edges(m.outgoingEdges), [
+    ['Hierarchy', child.id, child.name],
+    ['Influence', dependent.id, dependent.name],
+  ]);
+  t.ok(
+    m.incomingEdges.every((e: Edge) => keys(e).join() === 'configItem,type' && keys(e.configItem).join() === 'id,name'),
+    'edge shape',
+  );
   t.same(edges((await k.get(parent.id)).body.outgoingEdges), [['Hierarchy', ci.id, ci.name]]);
   t.same(edges((await k.get(child.id)).body.incomingEdges), [['Hierarchy', ci.id, ci.name]]);
   t.same(edges((await k.get(influential.id)).body.outgoingEdges), [['Influence', ci.id, ci.name]]);

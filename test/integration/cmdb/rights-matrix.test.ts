@@ -13,7 +13,7 @@
 import t from 'tap';
 import type { Answer } from '../../support/http.js';
 import { ADMIN_API, BASIC_READ, CIS, isProblem, Kit, MONITORING_READ, READ, WRITE } from './cmdb-kit.js';
-import { ACTS, NOT_CI_SCOPED, type Act, type Env, type Fixture, type NamedCi, type Need, type Outcome } from './rights-matrix.cases.js';
+import { ACTS, type Act, type Env, type Fixture, type NamedCi, type Need, NOT_CI_SCOPED, type Outcome } from './rights-matrix.cases.js';
 
 // ---------------------------------------------------------------- the rule
 
@@ -183,10 +183,12 @@ async function build(act: Act, varied: NamedCi, s: Situation): Promise<Case> {
 }
 
 async function snapshot(act: Act, c: Case): Promise<unknown> {
-  const cis = await Promise.all(c.ids.map(async (id) => {
-    const a = await k.get(id);
-    return { status: a.status, body: a.body };
-  }));
+  const cis = await Promise.all(
+    c.ids.map(async (id) => {
+      const a = await k.get(id);
+      return { status: a.status, body: a.body };
+    }),
+  );
   return { cis, more: await act.snapshot?.(env, c.fixture) };
 }
 
@@ -194,12 +196,14 @@ async function snapshot(act: Act, c: Case): Promise<unknown> {
 async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!);
+      }
+    }),
+  );
   return out;
 }
 
@@ -211,12 +215,27 @@ const CONCURRENCY = 12;
 const route = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
 t.test('every route under /api/ is in the rights matrix or in the not-CI-scoped set', async (t) => {
-  const registered = k.p.platform.http.routes().map(route).filter((r) => r.split(' ')[1]!.startsWith('/api/'));
+  const registered = k.p.platform.http
+    .routes()
+    .map(route)
+    .filter((r) => r.split(' ')[1]!.startsWith('/api/'));
   const inMatrix = new Set(ACTS.map((a) => a.route));
-  t.same(registered.filter((r) => !inMatrix.has(r) && !(r in NOT_CI_SCOPED)), [], 'a route in neither: add it to ACTS or NOT_CI_SCOPED (rights-matrix.cases.ts)');
-  t.same([...inMatrix].filter((r) => r in NOT_CI_SCOPED), [], 'no route in both');
+  t.same(
+    registered.filter((r) => !inMatrix.has(r) && !(r in NOT_CI_SCOPED)),
+    [],
+    'a route in neither: add it to ACTS or NOT_CI_SCOPED (rights-matrix.cases.ts)',
+  );
+  t.same(
+    [...inMatrix].filter((r) => r in NOT_CI_SCOPED),
+    [],
+    'no route in both',
+  );
   const known = new Set(registered);
-  t.same([...inMatrix, ...Object.keys(NOT_CI_SCOPED)].filter((r) => !known.has(r)), [], 'no entry for a route that is not registered');
+  t.same(
+    [...inMatrix, ...Object.keys(NOT_CI_SCOPED)].filter((r) => !known.has(r)),
+    [],
+    'no entry for a route that is not registered',
+  );
 });
 
 t.test('the not-CI-scoped routes called "admin only" refuse a user who is not an admin', async (t) => {
@@ -239,7 +258,11 @@ t.test('a ConfigItem write grant cannot be turned into the tree below it (#9, #1
   isProblem(t, widen, 403, 'forbidden');
   t.equal((await k.get(below.id, tokens.other!)).status, 403, 'the CI below stays out of reach');
   t.same((await k.get(root.id)).body.sharedToWorkGroups, [grant], 'the grants are as the owner set them');
-  t.equal((await k.api('PUT', `${CIS}/${root.id}`, { json: { name: `${root.name}-x`, ownerWorkGroup: { id: wg.owner } }, token: tokens.other! })).status, 200, 'the grant still changes the CI');
+  t.equal(
+    (await k.api('PUT', `${CIS}/${root.id}`, { json: { name: `${root.name}-x`, ownerWorkGroup: { id: wg.owner } }, token: tokens.other! })).status,
+    200,
+    'the grant still changes the CI',
+  );
 });
 
 for (const act of ACTS) {
@@ -248,10 +271,14 @@ for (const act of ACTS) {
     t.test(`${title} (${act.route})`, async (t) => {
       const cases = await pool(SITUATIONS, CONCURRENCY, (s) => build(act, varied, s));
       const before = await pool(cases, CONCURRENCY, (c) => snapshot(act, c));
-      const answers = await pool(SITUATIONS.map((s, i) => ({ s, c: cases[i]! })), CONCURRENCY, ({ s, c }) => {
-        const { method, path, json } = act.request(c.fixture, env);
-        return k.api(method, path, { ...(json === undefined ? {} : { json }), ...(tokens[s.caller] ? { token: tokens[s.caller] } : {}) });
-      });
+      const answers = await pool(
+        SITUATIONS.map((s, i) => ({ s, c: cases[i]! })),
+        CONCURRENCY,
+        ({ s, c }) => {
+          const { method, path, json } = act.request(c.fixture, env);
+          return k.api(method, path, { ...(json === undefined ? {} : { json }), ...(tokens[s.caller] ? { token: tokens[s.caller] } : {}) });
+        },
+      );
       const after = await pool(cases, CONCURRENCY, (c) => snapshot(act, c));
       cases.forEach((c, i) => {
         const answer = answers[i]!;

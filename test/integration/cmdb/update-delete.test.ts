@@ -4,7 +4,7 @@
  * spec 7.1 #7 and #8.
  */
 import t from 'tap';
-import { CIS, FULL_KEYS, isProblem, isUnauthorised, keys, Kit, READ, WRITE, type Named, type User } from './cmdb-kit.js';
+import { CIS, FULL_KEYS, isProblem, isUnauthorised, Kit, keys, type Named, READ, type User, WRITE } from './cmdb-kit.js';
 
 const k = new Kit();
 let wgA: Named;
@@ -34,7 +34,11 @@ t.test('#8 200: the updated CI carries the full model, field by field', async (t
   const system = await k.cmdbSystem();
   const updated = k.tick(5000);
   const name = k.uniq('renamed');
-  const answer = await put(ci.id, { name, description: 'after', configItemType: { id: type.id }, ownerWorkGroup: { id: wgA.id }, labels: { env: ['prod', 'dr'], bare: null }, cmdbSystemId: system.id }, userA2.token);
+  const answer = await put(
+    ci.id,
+    { name, description: 'after', configItemType: { id: type.id }, ownerWorkGroup: { id: wgA.id }, labels: { env: ['prod', 'dr'], bare: null }, cmdbSystemId: system.id },
+    userA2.token,
+  );
   t.equal(answer.status, 200);
   const m = answer.body;
   t.same(keys(m), [...FULL_KEYS, 'cmdbSystem'].sort());
@@ -158,7 +162,7 @@ t.test('#8 403: insufficient privileges', async (t) => {
   isProblem(t, await put(ci.id, { name: 'mine', ownerWorkGroup: { id: wgA.id } }, userB.token), 403, 'forbidden', /Insufficient privileges to update/);
   const outsider = await k.user([]);
   isProblem(t, await put(ci.id, { name: 'mine', ownerWorkGroup: { id: wgA.id } }, outsider.token), 403, 'forbidden');
-  isProblem(t, await put(ci.id, { name: ci.name, ownerWorkGroup: { id: wgB.id } }, userA.token), 403, 'forbidden', /No permission to give CI/, );
+  isProblem(t, await put(ci.id, { name: ci.name, ownerWorkGroup: { id: wgB.id } }, userA.token), 403, 'forbidden', /No permission to give CI/);
   t.equal((await k.get(ci.id)).body.name, ci.name, 'unchanged');
 });
 
@@ -252,11 +256,17 @@ t.test('#7 rule: applyGrants=true gives the children grants, so owner and Tree-g
   t.equal((await put(child.id, { name: child.name, ownerWorkGroup: { id: wgA.id } }, childrenTree.user.token)).status, 200, 'with its write right');
   t.equal((await k.get(child.id, item.user.token)).status, 403, 'a ConfigItem grant never reached the child');
   const grants = (await k.get(child.id)).body.sharedToWorkGroups;
-  t.same(grants.map((g: { workGroupId: number; shareType: string; grants: string[] }) => [g.workGroupId, g.shareType, g.grants]), [
-    [tree.wg.id, 'Tree', [READ]],
-    [childrenTree.wg.id, 'Tree', [WRITE]],
-  ]);
-  t.ok(grants.every((g: { id: unknown }) => typeof g.id === 'number'), 'the copied grants carry ids');
+  t.same(
+    grants.map((g: { workGroupId: number; shareType: string; grants: string[] }) => [g.workGroupId, g.shareType, g.grants]),
+    [
+      [tree.wg.id, 'Tree', [READ]],
+      [childrenTree.wg.id, 'Tree', [WRITE]],
+    ],
+  );
+  t.ok(
+    grants.every((g: { id: unknown }) => typeof g.id === 'number'),
+    'the copied grants carry ids',
+  );
 });
 
 t.test('#7 rule: applyGrants=false gives no grants, so a Tree-grant member loses access', async (t) => {

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import {
+  type ComposeService,
   environmentOf,
   envSchemaNames,
   familiesOf,
@@ -18,7 +19,6 @@ import {
   platformServiceNames,
   readmeConfigNames,
   repoRoot,
-  type ComposeService,
 } from './deploy-kit.js';
 
 const compose = loadCompose();
@@ -103,8 +103,16 @@ t.test('the platform services get only documented variables the environment sche
   for (const name of platform) {
     const env = Object.keys(environmentOf(compose.services[name]!));
     t.ok(env.length > 0, `${name} has an environment`);
-    t.same(env.filter((v) => !documented.has(v)), [], `${name}: every variable is in the README's configuration table`);
-    t.same(env.filter((v) => !parsed.has(v)), [], `${name}: every variable is in schemas/env.schema.ts`);
+    t.same(
+      env.filter((v) => !documented.has(v)),
+      [],
+      `${name}: every variable is in the README's configuration table`,
+    );
+    t.same(
+      env.filter((v) => !parsed.has(v)),
+      [],
+      `${name}: every variable is in schemas/env.schema.ts`,
+    );
   }
 });
 
@@ -116,11 +124,15 @@ t.test('the admin token has no default: compose refuses to start without it', as
 });
 
 const composePlugin = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
-t.test('docker compose config accepts the file', { skip: composePlugin.status === 0 ? false : 'the docker compose plugin is not installed (`docker compose version` fails)' }, async (t) => {
-  const checked = spawnSync('docker', ['compose', '-f', 'docker-compose.yml', 'config', '-q'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    env: { ...process.env, OPS_ADMIN_TOKEN: 'compose-config-check-0123456789' },
-  });
-  t.equal(checked.status, 0, `docker compose config: ${checked.stdout}${checked.stderr}`);
-});
+t.test(
+  'docker compose config accepts the file',
+  { skip: composePlugin.status === 0 ? false : 'the docker compose plugin is not installed (`docker compose version` fails)' },
+  async (t) => {
+    const checked = spawnSync('docker', ['compose', '-f', 'docker-compose.yml', 'config', '-q'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      env: { ...process.env, OPS_ADMIN_TOKEN: 'compose-config-check-0123456789' },
+    });
+    t.equal(checked.status, 0, `docker compose config: ${checked.stdout}${checked.stderr}`);
+  },
+);

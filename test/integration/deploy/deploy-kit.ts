@@ -37,7 +37,9 @@ export function loadCompose(): ComposeFile {
 
 /** The services built from this repository: the platform's own processes. */
 export const platformServiceNames = (compose: ComposeFile): string[] =>
-  Object.entries(compose.services).filter(([, s]) => s.build !== undefined).map(([name]) => name);
+  Object.entries(compose.services)
+    .filter(([, s]) => s.build !== undefined)
+    .map(([name]) => name);
 
 export function environmentOf(service: ComposeService): Record<string, string> {
   const env = service.environment ?? {};

@@ -14,6 +14,9 @@ import ts from 'typescript';
 import { stringify } from 'yaml';
 import { exposedSeriesNames, metricNamesIn, promtool, readRepoFile, repoPath } from './deploy-kit.js';
 
+/** Grafana's reference to the dashboard's data source variable (a literal `${…}`, not a template). */
+const DATASOURCE_VARIABLE = '$' + '{datasource}';
+
 type Json = Record<string, any>;
 const file = 'deploy/grafana/ops-platform.dashboard.json';
 const text = readRepoFile(file);
@@ -40,7 +43,16 @@ const panelTypes: Record<string, { module: string; options: string; custom: stri
  * tsconfig. Each entry of `sources` is one such module; the answer is its diagnostics.
  */
 function typeErrors(sources: Record<string, Json>): Record<string, string[]> {
-  const config = ts.getParsedCommandLineOfConfigFile(repoPath('tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    repoPath('tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    },
+  );
   if (!config) throw new Error('tsconfig.json does not parse');
   const files = Object.fromEntries(
     Object.entries(sources).map(([name, model]) => {
@@ -73,7 +85,12 @@ function typeErrors(sources: Record<string, Json>): Record<string, string[]> {
     Object.entries(sources).map(([name]) => {
       const source = program.getSourceFile(repoPath(`test/integration/deploy/${name}.virtual.ts`))!;
       const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-      return [name, diagnostics.map((d) => `${d.start === undefined ? '' : `line ${source.getLineAndCharacterOfPosition(d.start).line + 1}: `}${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`)];
+      return [
+        name,
+        diagnostics.map(
+          (d) => `${d.start === undefined ? '' : `line ${source.getLineAndCharacterOfPosition(d.start).line + 1}: `}${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+        ),
+      ];
     }),
   );
 }
@@ -95,16 +112,31 @@ t.test('the dashboard and its panels type-check against @grafana/schema, and bro
     badVariableType: broken((copy) => (copy['templating']['list'][0]['type'] = 'datasources')),
   });
   t.same(errors['dashboard'], [], 'no type error');
-  t.ok(errors['misspelledField']!.some((e) => /gridpos/.test(e)), 'a misspelled panel field is caught', { errors: errors['misspelledField'] });
-  t.ok(errors['badLegendMode']!.some((e) => /"lists"/.test(e)), 'a legend display mode that is not one is caught', { errors: errors['badLegendMode'] });
-  t.ok(errors['badVariableType']!.some((e) => /"datasources"/.test(e)), 'a variable type that is not one is caught', { errors: errors['badVariableType'] });
+  t.ok(
+    errors['misspelledField']!.some((e) => /gridpos/.test(e)),
+    'a misspelled panel field is caught',
+    { errors: errors['misspelledField'] },
+  );
+  t.ok(
+    errors['badLegendMode']!.some((e) => /"lists"/.test(e)),
+    'a legend display mode that is not one is caught',
+    { errors: errors['badLegendMode'] },
+  );
+  t.ok(
+    errors['badVariableType']!.some((e) => /"datasources"/.test(e)),
+    'a variable type that is not one is caught',
+    { errors: errors['badVariableType'] },
+  );
 });
 
 t.test('the dashboard model: version, identity, datasource variable', async (t) => {
   const schemaVersion = dashboard['schemaVersion'];
   // Grafana 11.0 writes 39; a newer Grafana migrates a lower version forward and takes a higher
   // one as is, so anything from 39 to the schema package's own default imports on 11 and 12.
-  t.ok(Number.isInteger(schemaVersion) && schemaVersion >= 39 && schemaVersion <= defaultDashboard.schemaVersion!, `schemaVersion ${schemaVersion} in 39..${defaultDashboard.schemaVersion}`);
+  t.ok(
+    Number.isInteger(schemaVersion) && schemaVersion >= 39 && schemaVersion <= defaultDashboard.schemaVersion!,
+    `schemaVersion ${schemaVersion} in 39..${defaultDashboard.schemaVersion}`,
+  );
   t.match(dashboard['uid'], /^[A-Za-z0-9_-]{1,40}$/, 'a uid Grafana takes (at most 40 characters)');
   t.ok(dashboard['title'], 'a title');
   t.equal(dashboard['id'], null, 'no database id (Grafana assigns one on import)');
@@ -112,12 +144,16 @@ t.test('the dashboard model: version, identity, datasource variable', async (t) 
   const datasource = variables.find((v) => v['name'] === 'datasource');
   t.equal(datasource?.['type'], 'datasource', 'a datasource variable');
   t.equal(datasource?.['query'], 'prometheus', 'of Prometheus data sources');
-  for (const v of variables.filter((x) => x['datasource'])) t.same(v['datasource'], { type: 'prometheus', uid: '${datasource}' }, `variable ${v['name']} queries the chosen data source`);
+  for (const v of variables.filter((x) => x['datasource']))
+    t.same(v['datasource'], { type: 'prometheus', uid: DATASOURCE_VARIABLE }, `variable ${v['name']} queries the chosen data source`);
 });
 
 t.test('panels: unique ids and titles, on the grid without overlap, each query on the chosen data source', async (t) => {
   const ids = allPanels.map((p) => p['id']);
-  t.ok(ids.every((id) => Number.isInteger(id)), 'every panel has an integer id');
+  t.ok(
+    ids.every((id) => Number.isInteger(id)),
+    'every panel has an integer id',
+  );
   t.equal(new Set(ids).size, ids.length, 'ids are unique');
   const titles = graphs.map((p) => p['title']);
   t.equal(new Set(titles).size, titles.length, 'titles are unique');
@@ -130,7 +166,7 @@ t.test('panels: unique ids and titles, on the grid without overlap, each query o
     }
   }
   for (const p of graphs) {
-    t.same(p['datasource'], { type: 'prometheus', uid: '${datasource}' }, `panel ${p['id']} reads the chosen data source`);
+    t.same(p['datasource'], { type: 'prometheus', uid: DATASOURCE_VARIABLE }, `panel ${p['id']} reads the chosen data source`);
     const refIds = (p['targets'] as Json[]).map((q) => q['refId']);
     t.ok(refIds.length > 0 && new Set(refIds).size === refIds.length, `panel ${p['id']}: queries with unique refIds`);
     for (const q of p['targets'] as Json[]) {

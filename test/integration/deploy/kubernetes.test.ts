@@ -34,7 +34,11 @@ interface Manifest {
 }
 
 const dir = 'deploy/kubernetes/';
-const kustomization = parse(readRepoFile(`${dir}kustomization.yaml`)) as { resources: string[]; namespace?: string; images?: Array<{ name: string; newName?: string; newTag?: string }> };
+const kustomization = parse(readRepoFile(`${dir}kustomization.yaml`)) as {
+  resources: string[];
+  namespace?: string;
+  images?: Array<{ name: string; newName?: string; newTag?: string }>;
+};
 const present = kustomization.resources.filter((file) => existsSync(repoPath(dir + file)));
 const manifests: Manifest[] = present.flatMap((file) =>
   parseAllDocuments(readRepoFile(dir + file)).map((d) => {
@@ -89,7 +93,10 @@ function validateStrictly(Model: new (data: Json) => { validate(): void }, doc: 
   const unknown: string[] = [];
   const walk = (value: unknown, path: string): void => {
     if (value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) walk(v, `${path}[${i}]`);
+      return;
+    }
     const keys = read.get(value);
     for (const [key, child] of Object.entries(value)) {
       if (!keys?.has(key)) unknown.push(`${path}.${key}`);
@@ -101,7 +108,11 @@ function validateStrictly(Model: new (data: Json) => { validate(): void }, doc: 
 }
 
 t.test('kustomization.yaml lists every manifest of the directory, and each exists', async (t) => {
-  t.same(kustomization.resources.filter((file) => !present.includes(file)), [], 'every listed resource exists');
+  t.same(
+    kustomization.resources.filter((file) => !present.includes(file)),
+    [],
+    'every listed resource exists',
+  );
   const onDisk = readdirSync(repoPath(dir)).filter((f) => /\.ya?ml$/.test(f) && f !== 'kustomization.yaml');
   t.same(onDisk.filter((f) => !kustomization.resources.includes(f)).sort(), [], 'every manifest is listed');
   t.equal(kustomization.namespace, 'ops-platform');
@@ -179,7 +190,12 @@ t.test('secrets are read from Secrets that are documented, never committed', asy
       if (secretVars.includes(e['name'])) t.ok(ref, `${workload['metadata']['name']}: ${e['name']} comes from a Secret`);
     }
   }
-  for (const map of ofKind('ConfigMap')) t.same(Object.keys(map['data'] ?? {}).filter((k) => secretVars.includes(k)), [], `ConfigMap ${map['metadata']['name']} holds no secret`);
+  for (const map of ofKind('ConfigMap'))
+    t.same(
+      Object.keys(map['data'] ?? {}).filter((k) => secretVars.includes(k)),
+      [],
+      `ConfigMap ${map['metadata']['name']} holds no secret`,
+    );
   const readme = readRepoFile('README.md');
   const howTo = readRepoFile(`${dir}kustomization.yaml`);
   t.same([...referenced].sort(), ['ops-admin', 'ops-clickhouse']);
@@ -200,7 +216,11 @@ t.test('platform processes are probed on the real system routes, on the port the
     const ports = container['ports'] as Json[];
     const http = ports.find((p) => p['name'] === 'http');
     t.equal(http?.['containerPort'], port, `${name}: the http port is OPS_PORT's default`);
-    for (const [probe, route] of [['startupProbe', 'system.health'], ['livenessProbe', 'system.health'], ['readinessProbe', 'system.ready']] as const) {
+    for (const [probe, route] of [
+      ['startupProbe', 'system.health'],
+      ['livenessProbe', 'system.health'],
+      ['readinessProbe', 'system.ready'],
+    ] as const) {
       t.equal(container[probe]?.['httpGet']?.['path'], path(route), `${name}: ${probe} on ${path(route)}`);
       t.equal(container[probe]?.['httpGet']?.['port'], 'http', `${name}: ${probe} on the http port`);
     }
@@ -253,12 +273,17 @@ t.test('every Service selects pods, on ports their containers name', async (t) =
       const ports = (pod['spec']['template']['spec']['containers'] as Json[]).flatMap((c) => c['ports'] ?? []);
       for (const p of service['spec']['ports'] as Json[]) {
         const target = p['targetPort'] ?? p['port'];
-        t.ok(ports.some((cp: Json) => (typeof target === 'string' ? cp['name'] === target : cp['containerPort'] === target)), `Service ${service['metadata']['name']} → ${pod['metadata']['name']}:${target}`);
+        t.ok(
+          ports.some((cp: Json) => (typeof target === 'string' ? cp['name'] === target : cp['containerPort'] === target)),
+          `Service ${service['metadata']['name']} → ${pod['metadata']['name']}:${target}`,
+        );
       }
     }
   }
   const metrics = named('Service', 'ops-platform-metrics');
-  const scraped = ofKind('Deployment').filter((w) => Object.entries(metrics?.['spec']['selector'] ?? { none: 'none' }).every(([k, v]) => w['spec']['template']['metadata']['labels']?.[k] === v));
+  const scraped = ofKind('Deployment').filter((w) =>
+    Object.entries(metrics?.['spec']['selector'] ?? { none: 'none' }).every(([k, v]) => w['spec']['template']['metadata']['labels']?.[k] === v),
+  );
   t.same(scraped.map((w) => w['metadata']['name']).sort(), [...platform].sort(), 'the metrics Service covers every platform process, workers included');
 });
 
@@ -279,5 +304,6 @@ t.test('kubectl kustomize renders the set into the namespace with the pinned pla
   t.equal(docs.length, manifests.length, 'every document is rendered');
   for (const d of docs) if (d['kind'] !== 'Namespace') t.equal(d['metadata']['namespace'], kustomization.namespace, `${d['kind']} ${d['metadata']['name']} in the namespace`);
   const tag = kustomization.images?.find((i) => i.name === 'ops-platform')?.newTag;
-  for (const d of docs.filter((x) => x['kind'] === 'Deployment')) t.equal(d['spec']['template']['spec']['containers'][0]['image'], `ops-platform:${tag}`, `${d['metadata']['name']} gets the pinned image`);
+  for (const d of docs.filter((x) => x['kind'] === 'Deployment'))
+    t.equal(d['spec']['template']['spec']['containers'][0]['image'], `ops-platform:${tag}`, `${d['metadata']['name']} gets the pinned image`);
 });

@@ -34,7 +34,11 @@ const tests = parse(readRepoFile(testsFile)) as { rule_files: string[]; tests: A
 
 t.test('every rule is an alert with a for, a severity, a summary and a description', async (t) => {
   t.ok(alerts.length >= 10, `${alerts.length} alerts`);
-  t.same(rules.filter((r) => r.alert === undefined).map((r) => r.record), [], 'no recording rule (nothing here would read one)');
+  t.same(
+    rules.filter((r) => r.alert === undefined).map((r) => r.record),
+    [],
+    'no recording rule (nothing here would read one)',
+  );
   const names = alerts.map((a) => a.alert);
   t.equal(new Set(names).size, names.length, 'alert names are unique');
   for (const a of alerts) {
@@ -60,10 +64,20 @@ t.test('every alert has a unit test that fires it and one where it must stay qui
   const cases = tests.tests.flatMap((c) => c.alert_rule_test ?? []);
   for (const a of alerts) {
     const mine = cases.filter((c) => c.alertname === a.alert);
-    t.ok(mine.some((c) => (c.exp_alerts ?? []).length > 0), `${a.alert} fires in a test`);
-    t.ok(mine.some((c) => (c.exp_alerts ?? []).length === 0), `${a.alert} stays quiet in a test`);
+    t.ok(
+      mine.some((c) => (c.exp_alerts ?? []).length > 0),
+      `${a.alert} fires in a test`,
+    );
+    t.ok(
+      mine.some((c) => (c.exp_alerts ?? []).length === 0),
+      `${a.alert} stays quiet in a test`,
+    );
   }
-  t.same(cases.filter((c) => !alerts.some((a) => a.alert === c.alertname)).map((c) => c.alertname), [], 'the tests name only alerts that exist');
+  t.same(
+    cases.filter((c) => !alerts.some((a) => a.alert === c.alertname)).map((c) => c.alertname),
+    [],
+    'the tests name only alerts that exist',
+  );
 });
 
 const { path: promtoolPath, skip } = promtool();

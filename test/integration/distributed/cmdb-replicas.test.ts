@@ -4,9 +4,9 @@
  * moment, one on each, give one 201 and one 400.
  */
 import t from 'tap';
-import { missingServices } from '../../support/services.js';
-import { startDistributed, type DistributedServers } from '../../support/distributed.js';
+import { type DistributedServers, startDistributed } from '../../support/distributed.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { missingServices } from '../../support/services.js';
 
 const skip = missingServices('nats-server', 'redis-server');
 if (skip) {

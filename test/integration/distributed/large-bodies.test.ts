@@ -5,9 +5,9 @@
  * record is stored. Rows are counted on disk (no FINAL).
  */
 import t, { type Test } from 'tap';
-import { missingServices, startNats, type RunningService } from '../../support/services.js';
-import { startDistributed, type DistributedServers } from '../../support/distributed.js';
+import { type DistributedServers, startDistributed } from '../../support/distributed.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { missingServices, type RunningService, startNats } from '../../support/services.js';
 
 const PATH = '/api/public/cl/v1/stream-data';
 const MB = 1024 * 1024;
@@ -47,7 +47,7 @@ if (skip) {
     }
   }
 
-  t.test('with NATS\'s default 1 MB max_payload, a 5 MB body of small records is stored whole, in messages that fit', async (t) => {
+  t.test("with NATS's default 1 MB max_payload, a 5 MB body of small records is stored whole, in messages that fit", async (t) => {
     const { p, key, id } = await platformWith(servers.nats.url, t);
     const lines = Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(180) }));
     const body = lines.join('\n');

@@ -17,17 +17,18 @@
  * to hide), and with one owner per partition no key write was refused
  * (ops_problem_stage_conflicts_total 0; reported only for the run with the kill).
  */
-import t from 'tap';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type JetStreamManager } from 'nats';
-import { missingServices } from '../../support/services.js';
-import { startDistributed, type DistributedServers } from '../../support/distributed.js';
+import t from 'tap';
+import { type DistributedServers, startDistributed } from '../../support/distributed.js';
+import { freePort } from '../../support/free-port.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
 import { runEntry, type ServiceProcess } from '../../support/process.js';
-import { freePort } from '../../support/free-port.js';
 import { seededRandom as prng } from '../../support/random.js';
+import { missingServices } from '../../support/services.js';
 
 const CI_COUNT = 1000;
 const PER_CI = 100;
@@ -75,15 +76,21 @@ async function install(p: TestPlatform): Promise<string> {
   const wg = await must(p, 'POST', '/api/admin/v1/work-groups', { name: 'hosts' }, 201);
   for (let c = 0; c < CI_COUNT; c++) await must(p, 'POST', '/api/public/sm/v2/rsm/config-items', { name: `host-${c}`, ownerWorkGroup: { id: wg.id } }, 201);
   const stream = await must(p, 'POST', '/api/admin/v1/streams', { name: 'telemetry' }, 201);
-  await must(p, 'POST', '/api/admin/v1/triggers', {
-    name: 'cpu',
-    streamIds: [stream.id],
-    match: [{ field: 'check', op: 'equals', value: 'cpu' }],
-    ci: { by: 'nameField', field: 'host' },
-    priority: { field: 'severity', map: { critical: 1, major: 2, minor: 3 }, default: 4 },
-    resolve: { field: 'status', values: ['ok'] },
-    influence: { value: 50, maxInfluence: false },
-  }, 201);
+  await must(
+    p,
+    'POST',
+    '/api/admin/v1/triggers',
+    {
+      name: 'cpu',
+      streamIds: [stream.id],
+      match: [{ field: 'check', op: 'equals', value: 'cpu' }],
+      ci: { by: 'nameField', field: 'host' },
+      priority: { field: 'severity', map: { critical: 1, major: 2, minor: 3 }, default: 4 },
+      resolve: { field: 'status', values: ['ok'] },
+      influence: { value: 50, maxInfluence: false },
+    },
+    201,
+  );
   return stream.key;
 }
 
@@ -99,7 +106,11 @@ async function postAll(p: TestPlatform, key: string, lines: string[], before: (p
       await before(posted);
       if (next >= lines.length) return;
       const chunk = lines.slice(next, (next += PER_POST));
-      const answer = await p.api('POST', `/api/public/cl/v1/stream-data?streamKey=${key}`, { body: chunk.join('\n'), headers: { 'content-type': 'application/x-ndjson' }, token: null });
+      const answer = await p.api('POST', `/api/public/cl/v1/stream-data?streamKey=${key}`, {
+        body: chunk.join('\n'),
+        headers: { 'content-type': 'application/x-ndjson' },
+        token: null,
+      });
       if (answer.status !== 200) throw new Error(`post: ${answer.status} ${answer.text}`);
       posted += chunk.length;
     }
@@ -119,10 +130,12 @@ const countOf = async (p: TestPlatform, sql: string) => Number((await p.platform
 type Pending = () => Promise<number>;
 
 /** The in-process bus: every stream is declared in this process. */
-const pendingInProcess = (p: TestPlatform): Pending => async () => {
-  const stats = (await p.platform.engines.bus.stats()).pending;
-  return (stats['RECORDS'] ?? 0) + (stats['HITS'] ?? 0);
-};
+const pendingInProcess =
+  (p: TestPlatform): Pending =>
+  async () => {
+    const stats = (await p.platform.engines.bus.stats()).pending;
+    return (stats['RECORDS'] ?? 0) + (stats['HITS'] ?? 0);
+  };
 
 /**
  * JetStream, asked directly: the API process's bus reports only the streams it declared
@@ -130,18 +143,20 @@ const pendingInProcess = (p: TestPlatform): Pending => async () => {
  * over the partitions' durables), as the bus adapter does: nats-server 2.9 may leave acknowledged
  * messages in a work queue after a crash (nats-io/nats-server#3996).
  */
-const pendingOnServer = (jsm: JetStreamManager): Pending => async () => {
-  let total = 0;
-  for (const stream of ['RECORDS', 'HITS']) {
-    let consumers = 0;
-    for await (const ci of jsm.consumers.list(stream)) {
-      consumers += 1;
-      total += ci.num_pending + ci.num_ack_pending;
+const pendingOnServer =
+  (jsm: JetStreamManager): Pending =>
+  async () => {
+    let total = 0;
+    for (const stream of ['RECORDS', 'HITS']) {
+      let consumers = 0;
+      for await (const ci of jsm.consumers.list(stream)) {
+        consumers += 1;
+        total += ci.num_pending + ci.num_ack_pending;
+      }
+      if (consumers === 0) total += (await jsm.streams.info(stream).catch(() => undefined))?.state.messages ?? 0;
     }
-    if (consumers === 0) total += (await jsm.streams.info(stream).catch(() => undefined))?.state.messages ?? 0;
-  }
-  return total;
-};
+    return total;
+  };
 
 /** Waits until the bus is drained, every record is stored and the problems table stops changing. */
 async function settled(p: TestPlatform, pending: Pending, expected: number): Promise<Row[]> {
@@ -258,7 +273,9 @@ t.test('the problems are the same embedded and with 1, 2 and 3 JetStream workers
             victim.process.child.kill('SIGKILL');
             const placed = metric(texts[most]!, 'ops_problem_stage_hits_total', 'outcome="placed"');
             const [records, hits] = [await deliveries(jsm, 'RECORDS'), await deliveries(jsm, 'HITS')];
-            t.comment(`${label}: worker ${most + 1} killed ${((Date.now() - started) / 1000).toFixed(1)} s in, ${postedNow} records posted, having stored ${stored[most]} records and placed ${placed} hits; unacknowledged then: ${records.ackPending} record batches, ${hits.ackPending} hit messages`);
+            t.comment(
+              `${label}: worker ${most + 1} killed ${((Date.now() - started) / 1000).toFixed(1)} s in, ${postedNow} records posted, having stored ${stored[most]} records and placed ${placed} hits; unacknowledged then: ${records.ackPending} record batches, ${hits.ackPending} hit messages`,
+            );
             t.strictSame(await victim.process.exited, { code: null, signal: 'SIGKILL' }, 'a worker killed with SIGKILL mid-run');
             return;
           }
@@ -291,12 +308,21 @@ t.test('the problems are the same embedded and with 1, 2 and 3 JetStream workers
   t.ok(reference.rows.some((r) => r.date_end === null) && reference.rows.some((r) => r.date_end !== null), 'open and closed problems both compared');
   t.equal(reference.eventRows, lines.length, 'embedded: rows of events on disk (no FINAL) == records');
 
-  const runs: Array<[number, boolean]> = [[1, false], [2, false], [3, true]];
+  const runs: Array<[number, boolean]> = [
+    [1, false],
+    [2, false],
+    [3, true],
+  ];
   for (const [workers, kill] of runs) {
     const label = `${workers} worker(s)${kill ? ', one killed' : ''}`;
     const run = await jetstream(workers, kill);
     t.equal(run.eventRows, lines.length, `${label}: rows of events on disk (no FINAL) == records`);
-    if (!kill) t.strictSame(run.conflicts, run.conflicts.map(() => 0), `${label}: no key write refused (one owner per partition)`);
+    if (!kill)
+      t.strictSame(
+        run.conflicts,
+        run.conflicts.map(() => 0),
+        `${label}: no key write refused (one owner per partition)`,
+      );
     t.equal(run.rows.length, reference.rows.length, `${label}: as many problems as embedded`);
     const firstDiff = reference.rows.findIndex((row, i) => JSON.stringify(row) !== JSON.stringify(run.rows[i]));
     t.equal(firstDiff, -1, `${label}: the same problems as embedded, row by row`, { found: run.rows[firstDiff], wanted: reference.rows[firstDiff] });

@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { createStream, sendKey, type KeyVia, type StreamInfo } from '../../support/streams.js';
+import { createStream, type KeyVia, type StreamInfo, sendKey } from '../../support/streams.js';
 
 const PATH = '/api/public/cl/v1/alertmanager';
 const START = Date.parse('2026-11-21T10:00:00.000Z');

@@ -7,7 +7,7 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { createStream, sendKey, type KeyVia, type StreamInfo } from '../../support/streams.js';
+import { createStream, type KeyVia, type StreamInfo, sendKey } from '../../support/streams.js';
 
 const ELASTIC = '/api/public/cl/v1/elastic';
 const START = Date.parse('2026-11-21T10:00:00.000Z');
@@ -28,7 +28,11 @@ interface Answer {
   headers: Headers;
   body: any;
 }
-async function bulk(key: string | undefined, body: string | Uint8Array, options: { via?: Via; path?: string; type?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function bulk(
+  key: string | undefined,
+  body: string | Uint8Array,
+  options: { via?: Via; path?: string; type?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const { via = 'query', path = `${ELASTIC}/_bulk`, type = 'application/x-ndjson' } = options;
   const sent = sendKey(key, via);
   const headers: Record<string, string> = { 'content-type': type, ...options.headers, ...sent.headers };
@@ -38,7 +42,7 @@ async function bulk(key: string | undefined, body: string | Uint8Array, options:
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-const ndjson = (...values: unknown[]): string => values.map((v) => JSON.stringify(v)).join('\n') + '\n';
+const ndjson = (...values: unknown[]): string => `${values.map((v) => JSON.stringify(v)).join('\n')}\n`;
 
 interface EventRow {
   ts: string;
@@ -85,7 +89,11 @@ t.test('a Fluent Bit bulk body: each index document is stored once, dated by its
     ['2026-11-21 09:00:00.000', '2026-11-21 09:00:01.250', '2026-11-21 09:00:02.000'],
     'event dates are the @timestamps (the offset applied)',
   );
-  t.strictSame(rows.map((r) => JSON.parse(r.payload)), docs, 'each document stored as sent');
+  t.strictSame(
+    rows.map((r) => JSON.parse(r.payload)),
+    docs,
+    'each document stored as sent',
+  );
   for (const r of rows) t.equal(r.received_at, chTime(at));
 });
 
@@ -178,7 +186,7 @@ t.test('a bad document among good ones: its item is 400 and it alone is not stor
 t.test('a body that is not bulk NDJSON is refused whole (400 naming the line) and stores nothing', async (t) => {
   const s = await newStream();
   const cases: Array<[string, RegExp]> = [
-    [ndjson({ index: {} }, { n: 1 }, { index: {} }) + '{"n": broken\n', /^Line 4 is not valid JSON/],
+    [`${ndjson({ index: {} }, { n: 1 }, { index: {} })}{"n": broken\n`, /^Line 4 is not valid JSON/],
     ['not json at all\n', /^Line 1 is not valid JSON/],
     [ndjson({ index: {} }, { n: 1 }, { index: {} }), /^Line 3: the index action has no document line/],
     [ndjson({ index: {} }, { n: 1 }, { upsert: {} }, { n: 2 }), /^Line 3 is not a bulk action/],
@@ -247,7 +255,7 @@ t.test('GET /elastic (with or without the slash) answers the root document and X
   }
 });
 
-t.test('HEAD /elastic (Logstash\'s health check) answers 200 with the product header and no body', async (t) => {
+t.test("HEAD /elastic (Logstash's health check) answers 200 with the product header and no body", async (t) => {
   const response = await fetch(`${p.base}${ELASTIC}/`, { method: 'HEAD' });
   t.equal(response.status, 200);
   t.equal(response.headers.get('x-elastic-product'), 'Elasticsearch');
@@ -290,5 +298,9 @@ t.test('the OpenAPI document lists the Elasticsearch paths with the Basic stream
     t.match(operation.summary, /index name is (ignored|not used)|no index name is used/);
   }
   t.ok(doc.paths[ELASTIC]?.get, 'the root document');
-  t.match(doc.components.securitySchemes.streamKeyBasic, { type: 'http', scheme: 'basic', description: /stream key as the password of HTTP Basic authentication; the user name is ignored/ });
+  t.match(doc.components.securitySchemes.streamKeyBasic, {
+    type: 'http',
+    scheme: 'basic',
+    description: /stream key as the password of HTTP Basic authentication; the user name is ignored/,
+  });
 });

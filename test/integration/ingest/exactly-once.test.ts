@@ -13,18 +13,19 @@
  * go in (services/event-worker/unstored-rows.ts). So no copy is left for a merge or a FINAL read
  * to hide (the FINAL count is reported as a comment).
  */
-import t, { type Test } from 'tap';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect, nanos, type JetStreamManager, type NatsConnection } from 'nats';
-import type { BusMessage } from '../../../services/runtime/adapters/bus/bus.port.js';
+import { connect, type JetStreamManager, type NatsConnection, nanos } from 'nats';
+import t, { type Test } from 'tap';
 import { createEventWorkerPart, EVENT_WORKER_CONSUMER } from '../../../services/event-worker/event-worker.part.js';
-import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { startDistributed, type DistributedServers } from '../../support/distributed.js';
-import { missingServices } from '../../support/services.js';
-import { runEntry, type ServiceProcess } from '../../support/process.js';
+import type { BusMessage } from '../../../services/runtime/adapters/bus/bus.port.js';
+import { type DistributedServers, startDistributed } from '../../support/distributed.js';
 import { freePort } from '../../support/free-port.js';
+import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { runEntry, type ServiceProcess } from '../../support/process.js';
+import { missingServices } from '../../support/services.js';
 
 const PATH = '/api/public/cl/v1/stream-data';
 /** The consumer's ack wait in the SIGKILL scenario (the test shortens it, see there). */
@@ -84,7 +85,7 @@ async function postLoad(
   let done = 0;
   const one = async (r: number): Promise<void> => {
     const markers = Array.from({ length: perRequest }, (_, i) => `${tag}-${r}-${i}`);
-    const body = markers.map((m) => JSON.stringify({ m, r })).join('\n') + '\n';
+    const body = `${markers.map((m) => JSON.stringify({ m, r })).join('\n')}\n`;
     try {
       const answer = await fetch(`${p.base}${PATH}?streamKey=${encodeURIComponent(key)}`, {
         method: 'POST',
@@ -277,7 +278,16 @@ t.test('distributed', { skip }, async (t) => {
     const requests = 80;
     let done = 0;
     let catching = true;
-    const loading = postLoad(p, s.key, 'k', requests, 50, 6, (n) => (done = n), () => catching);
+    const loading = postLoad(
+      p,
+      s.key,
+      'k',
+      requests,
+      50,
+      6,
+      (n) => (done = n),
+      () => catching,
+    );
     while (done < requests / 5) await new Promise((r) => setTimeout(r, 5));
     const physical = async (): Promise<number> => (await stored(p, s.id)).rows;
     const unackedNow = async (): Promise<number> => (await jsm.consumers.info('RECORDS', EVENT_WORKER_CONSUMER.durable)).num_ack_pending;

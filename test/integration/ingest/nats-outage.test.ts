@@ -8,12 +8,13 @@
  * lost) but never twice; every request got an answer within its timeout. "Twice" is counted on
  * disk, without FINAL (issue 13): a copy that only a merge or a FINAL read would hide counts.
  */
-import t from 'tap';
+
 import { connect, nanos } from 'nats';
+import t from 'tap';
 import { EVENT_WORKER_CONSUMER } from '../../../services/event-worker/event-worker.part.js';
-import { missingServices } from '../../support/services.js';
-import { startDistributed, type DistributedServers } from '../../support/distributed.js';
+import { type DistributedServers, startDistributed } from '../../support/distributed.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { missingServices } from '../../support/services.js';
 
 const PATH = '/api/public/cl/v1/stream-data';
 const REQUESTS = 240;

@@ -42,8 +42,30 @@ const rowCount = async (table: 'events' | 'dead_letters', streamId: number): Pro
 t.test('framing elements: a collectd write_http JSON array is one record per value list', async (t) => {
   const s = await newStream({ framing: 'elements' });
   const body = JSON.stringify([
-    { values: [98.5], dstypes: ['gauge'], dsnames: ['value'], time: 1763719200.123, interval: 10, host: 'db-1', plugin: 'cpu', plugin_instance: '0', type: 'percent', type_instance: 'idle' },
-    { values: [0.5, 0.4, 0.3], dstypes: ['gauge', 'gauge', 'gauge'], dsnames: ['shortterm', 'midterm', 'longterm'], time: 1763719200.123, interval: 10, host: 'db-1', plugin: 'load', plugin_instance: '', type: 'load', type_instance: '' },
+    {
+      values: [98.5],
+      dstypes: ['gauge'],
+      dsnames: ['value'],
+      time: 1763719200.123,
+      interval: 10,
+      host: 'db-1',
+      plugin: 'cpu',
+      plugin_instance: '0',
+      type: 'percent',
+      type_instance: 'idle',
+    },
+    {
+      values: [0.5, 0.4, 0.3],
+      dstypes: ['gauge', 'gauge', 'gauge'],
+      dsnames: ['shortterm', 'midterm', 'longterm'],
+      time: 1763719200.123,
+      interval: 10,
+      host: 'db-1',
+      plugin: 'load',
+      plugin_instance: '',
+      type: 'load',
+      type_instance: '',
+    },
   ]);
   const answer = await post(s.key, 'application/json', body);
   t.equal(answer.status, 200);
@@ -61,7 +83,7 @@ t.test('framing lines: collectd Format Command (one PUTVAL per line) is one reco
   const s = await newStream({ framing: 'lines', parser: { type: 'text', pattern: '^PUTVAL "(?<host>[^/]+)/(?<metric>[^"]+)" (?:interval=\\d+ )?N:(?<value>\\S+)$' } });
   const lines = Array.from({ length: 131 }, (_, i) => `PUTVAL "db-${i % 3}/cpu-${i}/percent-idle" interval=10 N:${i}.5`);
   lines[60] = 'this line matches no pattern';
-  const answer = await post(s.key, 'text/plain', lines.join('\r\n') + '\n');
+  const answer = await post(s.key, 'text/plain', `${lines.join('\r\n')}\n`);
   t.strictSame(answer.body, { accepted: 131 });
   t.equal(await rowCount('events', s.id), 130, 'every line that parses is an event');
   const dead = await p.platform.engines.analytics.query<{ reason: string; payload: string }>('SELECT reason, payload FROM dead_letters WHERE stream_id = {s:UInt64}', { s: s.id });
@@ -86,8 +108,15 @@ t.test('Content-Encoding gzip and deflate (zlib or raw) are decoded, for JSON, N
   t.strictSame((await post(s.key, 'application/json', deflateRawSync('{"n":4}'), { 'content-encoding': 'deflate' })).body, { accepted: 1 }, 'raw deflate');
   t.strictSame((await post(s.key, 'text/plain', gzipSync('disk full on db-1'), { 'content-encoding': 'gzip' })).body, { accepted: 1 }, 'gzip text');
   const stored = (await payloads(s.id)) as Array<{ n?: number; message?: string }>;
-  t.strictSame(stored.filter((x) => x.n !== undefined).sort((a, b) => a.n! - b.n!), [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
-  t.strictSame(stored.filter((x) => x.message !== undefined), [{ message: 'disk full on db-1' }], 'the text is stored decoded, not as binary');
+  t.strictSame(
+    stored.filter((x) => x.n !== undefined).sort((a, b) => a.n! - b.n!),
+    [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }],
+  );
+  t.strictSame(
+    stored.filter((x) => x.message !== undefined),
+    [{ message: 'disk full on db-1' }],
+    'the text is stored decoded, not as binary',
+  );
 });
 
 t.test('a compressed body over the limit once decoded (a zip bomb) is a 413, and nothing is stored', async (t) => {
@@ -111,9 +140,12 @@ t.test('an encoding the server cannot decode is a 415; bytes that are not what t
   t.equal(await rowCount('events', s.id), 0);
 });
 
-t.test('a day that does not exist, or a year out of the event table\'s range, is a 400 naming the line; nothing stored', async (t) => {
+t.test("a day that does not exist, or a year out of the event table's range, is a 400 naming the line; nothing stored", async (t) => {
   const s = await newStream();
-  for (const [ts, line] of [['2026-02-30T00:00:00Z', 2], ['0000-01-01T00:00:00Z', 3]] as const) {
+  for (const [ts, line] of [
+    ['2026-02-30T00:00:00Z', 2],
+    ['0000-01-01T00:00:00Z', 3],
+  ] as const) {
     const lines = ['{"n":1,"@timestamp":"2026-02-28T00:00:00Z"}', '{"n":2}', '{"n":3}'];
     lines[line - 1] = JSON.stringify({ n: line, '@timestamp': ts });
     const answer = await post(s.key, 'application/x-ndjson', lines.join('\n'));
@@ -138,7 +170,9 @@ t.test('5 000 000 empty records in one 15 MB body: 200, and 5 000 000 rows, each
   const body = '{}\n'.repeat(5_000_000);
   const answer = await post(s.key, 'application/x-ndjson', body);
   t.strictSame(answer.body, { accepted: 5_000_000 });
-  const counts = await p.platform.engines.analytics.query<{ rows: string; ids: string }>('SELECT count() AS rows, uniqExact(id) AS ids FROM events WHERE stream_id = {s:UInt64}', { s: s.id });
+  const counts = await p.platform.engines.analytics.query<{ rows: string; ids: string }>('SELECT count() AS rows, uniqExact(id) AS ids FROM events WHERE stream_id = {s:UInt64}', {
+    s: s.id,
+  });
   t.strictSame(counts[0], { rows: '5000000', ids: '5000000' });
   t.equal(await rowCount('dead_letters', 0), 0, 'no batch was dead-lettered whole');
 });

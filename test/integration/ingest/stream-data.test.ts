@@ -36,7 +36,13 @@ interface Posted {
   text: string;
 }
 /** Posts raw data; the key goes in the query (default) or the header; `type` null sends no Content-Type. */
-async function post(key: string | undefined, type: string | null, body: string | Uint8Array, via: 'query' | 'header' = 'query', extra: Record<string, string> = {}): Promise<Posted> {
+async function post(
+  key: string | undefined,
+  type: string | null,
+  body: string | Uint8Array,
+  via: 'query' | 'header' = 'query',
+  extra: Record<string, string> = {},
+): Promise<Posted> {
   const headers: Record<string, string> = { ...extra };
   if (type !== null) headers['content-type'] = type;
   if (key !== undefined && via === 'header') headers['x-smon-stream-key'] = key;
@@ -63,7 +69,9 @@ interface EventRow {
   payload: string;
 }
 const events = (streamId: number) =>
-  p.platform.engines.analytics.query<EventRow>('SELECT id, stream_id, ts, received_at, route, labels, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY received_at, id', { s: streamId });
+  p.platform.engines.analytics.query<EventRow>('SELECT id, stream_id, ts, received_at, route, labels, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY received_at, id', {
+    s: streamId,
+  });
 const deadLetters = (streamId: number) =>
   p.platform.engines.analytics.query<{ id: string; stream_id: string; reason: string; payload: string }>(
     'SELECT id, stream_id, reason, payload FROM dead_letters WHERE stream_id = {s:UInt64} ORDER BY received_at, id',
@@ -115,7 +123,10 @@ t.test('200 application/json: one record per body (an array included), stored wi
     t.match(row.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   }
   t.equal(new Set(rows.map((r) => r.id)).size, 3, 'distinct ids');
-  t.ok(rows.every((r) => !/[\r\n]/.test(r.payload)), 'pretty-printed JSON stored on one line');
+  t.ok(
+    rows.every((r) => !/[\r\n]/.test(r.payload)),
+    'pretty-printed JSON stored on one line',
+  );
   t.ok(
     rows.some((r) => r.payload === '{"host":"db-1","value":42}'),
     'a compact JSON record is stored as the very text sent',
@@ -226,7 +237,10 @@ t.test('a mixed NDJSON body with one bad line is refused whole and stores nothin
   // queued, they would be stored by now as well.
   t.equal((await post(s.key, 'application/x-ndjson', '{"after":true}')).status, 200);
   t.equal(await countAll(), before + 1, 'only the later record was stored');
-  t.strictSame((await events(s.id)).map((r) => r.payload), ['{"after":true}']);
+  t.strictSame(
+    (await events(s.id)).map((r) => r.payload),
+    ['{"after":true}'],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -244,7 +258,7 @@ t.test('422 when no stream key is sent', async (t) => {
 
 t.test('422 for an unknown key, in the query and in the header', async (t) => {
   for (const via of ['query', 'header'] as const) {
-    const answer = await post('no-such-key-' + via, 'application/json', '{"a":1}', via);
+    const answer = await post(`no-such-key-${via}`, 'application/json', '{"a":1}', via);
     t.equal(answer.status, 422, via);
     t.match(answer.body.detail, /not declared/);
     t.equal(answer.body.status, 422);
@@ -367,7 +381,7 @@ t.test('the checks run in the order of DESIGN §6', async (t) => {
   await p.api('POST', `/api/admin/v1/streams/${inactive.id}/deactivate`);
   await p.api('POST', `/api/admin/v1/streams/${pending.id}/mark-for-deletion`);
   const big = JSON.stringify({ pad: 'x'.repeat(MAX_BODY * 2) });
-  const bigInvalid = '{' + 'x'.repeat(MAX_BODY * 2);
+  const bigInvalid = `{${'x'.repeat(MAX_BODY * 2)}`;
   const cases: Array<[string, string | undefined, string | null, string, number]> = [
     ['no key + wrong type + oversize', undefined, 'text/csv', big, 422],
     ['unknown key + wrong content type', 'unknown-key', 'text/csv', '{"a":1}', 422],
@@ -417,11 +431,7 @@ t.test('@timestamp sets the event date (JSON and NDJSON); without it, the time o
 t.test("a preprocessor's timestamp rule wins over @timestamp", async (t) => {
   const s = await createStream({ preprocessor: { timestampField: 'epoch', timestampFormat: 'epoch-s' } });
   const at = tick();
-  const body = [
-    { k: 'both', epoch: 1763460000, '@timestamp': '2026-01-01T00:00:00Z' },
-    { k: 'only-at', '@timestamp': '2026-01-01T00:00:00Z' },
-    { k: 'neither' },
-  ]
+  const body = [{ k: 'both', epoch: 1763460000, '@timestamp': '2026-01-01T00:00:00Z' }, { k: 'only-at', '@timestamp': '2026-01-01T00:00:00Z' }, { k: 'neither' }]
     .map((r) => JSON.stringify(r))
     .join('\n');
   t.equal((await post(s.key, 'application/x-ndjson', body)).status, 200);

@@ -4,21 +4,22 @@
  * behind test/support/clickhouse-http-server.ts), where the ids travel in the request's URL.
  * Rows come from the record pipeline itself; counts are physical (no FINAL).
  */
-import t, { type Test } from 'tap';
+
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import t, { type Test } from 'tap';
+import { batchPart, encodeBatch } from '../../../pipelines/records/envelope.js';
+import { EVENT_ROW_SETTINGS } from '../../../pipelines/records/event-row.js';
+import { type BatchRows, processBatch } from '../../../pipelines/records/record-pipeline.js';
+import type { StreamConfigModel } from '../../../schemas/stream.schema.js';
+import { IDS_PER_QUERY, unstoredRows } from '../../../services/event-worker/unstored-rows.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
 import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
 import { createClickHouseStore } from '../../../services/runtime/adapters/analytics/clickhouse.adapter.js';
 import { runMigrations } from '../../../services/runtime/adapters/analytics/migrations.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
-import { IDS_PER_QUERY, unstoredRows } from '../../../services/event-worker/unstored-rows.js';
-import { batchPart, encodeBatch } from '../../../pipelines/records/envelope.js';
-import { EVENT_ROW_SETTINGS } from '../../../pipelines/records/event-row.js';
-import { processBatch, type BatchRows } from '../../../pipelines/records/record-pipeline.js';
-import type { StreamConfigModel } from '../../../schemas/stream.schema.js';
 import { startClickHouseHttp } from '../../support/clickhouse-http.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ops-unstored-rows-'));
@@ -39,9 +40,7 @@ const batchId = (): string => randomBytes(16).toString('hex');
 
 /** A message of `n` JSON records (some dated by `@timestamp` months apart) and two text records, one a dead letter. */
 function message(streamId: number, n: number): { id: string; rows: BatchRows } {
-  const json = Array.from({ length: n }, (_, i) =>
-    i % 3 === 1 ? JSON.stringify({ i, '@timestamp': new Date(RECEIVED - i * 86_400_000).toISOString() }) : JSON.stringify({ i }),
-  );
+  const json = Array.from({ length: n }, (_, i) => (i % 3 === 1 ? JSON.stringify({ i, '@timestamp': new Date(RECEIVED - i * 86_400_000).toISOString() }) : JSON.stringify({ i })));
   const text = [JSON.stringify('ERROR disk full'), JSON.stringify('no match here')];
   const id = batchId();
   const rows = processBatch(id, encodeBatch(streamId, [batchPart(RECEIVED, 'json', json), batchPart(RECEIVED + 1000, 'text', text)]), () => config);
@@ -49,7 +48,11 @@ function message(streamId: number, n: number): { id: string; rows: BatchRows } {
 }
 
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
-const every = (text: string, keep: (i: number) => boolean): string => lines(text).filter((_, i) => keep(i)).map((l) => l + '\n').join('');
+const every = (text: string, keep: (i: number) => boolean): string =>
+  lines(text)
+    .filter((_, i) => keep(i))
+    .map((l) => `${l}\n`)
+    .join('');
 
 async function physical(store: AnalyticsStore, table: 'events' | 'dead_letters', streamId: number): Promise<{ rows: number; ids: number }> {
   const [row] = await store.query<{ rows: string; ids: string }>(`SELECT count() AS rows, uniqExact(id) AS ids FROM ${table} WHERE stream_id = {s:UInt64}`, { s: streamId });
@@ -81,7 +84,10 @@ for (const [kind, open] of Object.entries(openers)) {
   withStore('part of a message stored: only the rest comes back, in order', async (t, store) => {
     const m = message(2, 30);
     await store.insert('events', Buffer.from(every(m.rows.events, (i) => i % 3 === 0)), { settings: EVENT_ROW_SETTINGS });
-    t.equal(await unstoredRows(store, 'events', m.rows.events), every(m.rows.events, (i) => i % 3 !== 0));
+    t.equal(
+      await unstoredRows(store, 'events', m.rows.events),
+      every(m.rows.events, (i) => i % 3 !== 0),
+    );
   });
 
   withStore('a redelivery grouped differently: checked, it adds no physical copy; unchecked, it does', async (t, store) => {
@@ -108,19 +114,29 @@ for (const [kind, open] of Object.entries(openers)) {
     const [m5, m6] = [message(5, 3 * IDS_PER_QUERY + 7), message(6, 2 * IDS_PER_QUERY)];
     const both = m5.rows.events + m6.rows.events;
     await store.insert('events', Buffer.from(every(both, (i) => i % 2 === 0)), { settings: EVENT_ROW_SETTINGS });
-    t.equal(await unstoredRows(store, 'events', both), every(both, (i) => i % 2 === 1));
+    t.equal(
+      await unstoredRows(store, 'events', both),
+      every(both, (i) => i % 2 === 1),
+    );
   });
 
   withStore('rows in another form (key order, date text) are read whole; a row given twice comes back once', async (t, store) => {
     const m = message(7, 4);
     const [first, ...rest] = lines(m.rows.events).map((l) => JSON.parse(l) as Record<string, unknown>);
-    await store.insert('events', Buffer.from(rest[0] ? JSON.stringify(rest[0]) + '\n' : ''), { settings: EVENT_ROW_SETTINGS });
+    await store.insert('events', Buffer.from(rest[0] ? `${JSON.stringify(rest[0])}\n` : ''), { settings: EVENT_ROW_SETTINGS });
     // Keys reversed and an ISO date: not the pipeline's row head.
     const reorder = (row: Record<string, unknown>): string =>
       JSON.stringify(Object.fromEntries(Object.entries({ ...row, ts: new Date(Date.parse(`${String(row['ts']).replace(' ', 'T')}Z`)).toISOString() }).reverse()));
-    const text = [first!, ...rest].map(reorder).join('\n') + '\n';
-    const expected = [first!, ...rest.slice(1)].map(reorder).map((l) => l + '\n').join('');
+    const text = `${[first!, ...rest].map(reorder).join('\n')}\n`;
+    const expected = [first!, ...rest.slice(1)]
+      .map(reorder)
+      .map((l) => `${l}\n`)
+      .join('');
     t.equal(await unstoredRows(store, 'events', text), expected);
-    t.equal(await unstoredRows(store, 'events', m.rows.events + m.rows.events), every(m.rows.events, (i) => i !== 1), 'each unstored row once');
+    t.equal(
+      await unstoredRows(store, 'events', m.rows.events + m.rows.events),
+      every(m.rows.events, (i) => i !== 1),
+      'each unstored row once',
+    );
   });
 }

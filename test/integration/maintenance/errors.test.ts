@@ -74,15 +74,34 @@ t.test('#4 400: the end must be later than the current time', async (t) => {
 });
 
 t.test('#4 batchValidate=false drops unknown CIs, and refuses when none remain', async (t) => {
-  const mode = await kit.mode({ ...valid(), configItems: [{ id: 777_777, scope: 'Ci' }, { id: ci, scope: 'Ci' }] });
-  t.same(mode.configItems.map((e: any) => e.id), [ci]);
+  const mode = await kit.mode({
+    ...valid(),
+    configItems: [
+      { id: 777_777, scope: 'Ci' },
+      { id: ci, scope: 'Ci' },
+    ],
+  });
+  t.same(
+    mode.configItems.map((e: any) => e.id),
+    [ci],
+  );
   isProblem(t, await kit.create({ ...valid(), configItems: [{ id: 777_777, scope: 'Ci' }] }), 400, 'bad-request', /None of the CIs/);
   isProblem(t, await kit.create({ ...valid(), configItems: [{ id: 777_777, scope: 'Ci' }] }, { query: '?batchValidate=false' }), 400, 'bad-request', /None of the CIs/);
 });
 
 t.test('#4 batchValidate=true refuses the mode and lists every CI that fails', async (t) => {
   const before = (await kit.list('?perPage=-1')).body.length;
-  const answer = await kit.create({ ...valid(), configItems: [{ id: ci, scope: 'Ci' }, { id: 777_777, scope: 'Ci' }, { id: 888_888, scope: 'Ci' }] }, { query: '?batchValidate=true' });
+  const answer = await kit.create(
+    {
+      ...valid(),
+      configItems: [
+        { id: ci, scope: 'Ci' },
+        { id: 777_777, scope: 'Ci' },
+        { id: 888_888, scope: 'Ci' },
+      ],
+    },
+    { query: '?batchValidate=true' },
+  );
   isProblem(t, answer, 400, 'bad-request', /CIs not found or not accessible: 777777, 888888/, '/configItems/2/id');
   t.equal((await kit.list('?perPage=-1')).body.length, before, 'no mode was created');
   const ok = await kit.create(valid(), { query: '?batchValidate=true' });
@@ -116,7 +135,13 @@ for (const method of ['PUT', 'PATCH'] as const) {
     const mode = await scheduled();
     const body = { ...valid(), configItems: [{ id: 777_777, scope: 'Ci' }] };
     isProblem(t, await kit.edit(method, mode.id, body), 400, 'bad-request', /None of the CIs/);
-    isProblem(t, await kit.edit(method, mode.id, { ...body, configItems: [...body.configItems, { id: ci2, scope: 'Ci' }] }, { query: '?batchValidate=true' }), 400, 'bad-request', /not found or not accessible: 777777/);
+    isProblem(
+      t,
+      await kit.edit(method, mode.id, { ...body, configItems: [...body.configItems, { id: ci2, scope: 'Ci' }] }, { query: '?batchValidate=true' }),
+      400,
+      'bad-request',
+      /not found or not accessible: 777777/,
+    );
   });
 
   t.test(`${method} 400: an ended mode cannot be completed, nor changed`, async (t) => {
@@ -172,7 +197,16 @@ t.test('PATCH: start, end and CI list may be left out; the end is checked agains
 });
 
 t.test('#4 batchValidate follows the one rule of boolean query parameters: 1 is true, yes is a 400', async (t) => {
-  const refused = await kit.create({ ...valid(), configItems: [{ id: ci, scope: 'Ci' }, { id: 777_777, scope: 'Ci' }] }, { query: '?batchValidate=1' });
+  const refused = await kit.create(
+    {
+      ...valid(),
+      configItems: [
+        { id: ci, scope: 'Ci' },
+        { id: 777_777, scope: 'Ci' },
+      ],
+    },
+    { query: '?batchValidate=1' },
+  );
   isProblem(t, refused, 400, 'bad-request', /not found or not accessible: 777777/);
   isProblem(t, await kit.create(valid(), { query: '?batchValidate=yes' }), 400, 'bad-request', /must be true or false \(or 1 or 0\)/);
 });

@@ -4,8 +4,8 @@
  * PUT and PATCH on a running mode (spec 3.2, 4.2; DESIGN §8).
  */
 import t from 'tap';
-import { createControlModel } from '../../../services/control-plane/slices.js';
 import { modesCovering } from '../../../services/control-plane/maintenance/maintenance-coverage.js';
+import { createControlModel } from '../../../services/control-plane/slices.js';
 import { HOUR, ISO_MS, Kit, MIN } from './maintenance-kit.js';
 
 const kit = new Kit();
@@ -32,7 +32,11 @@ t.test('a mode is created scheduled, becomes active, then completes at its end',
   t.equal(created.status, 201);
   const id = created.body.id;
   t.same(created.body, {
-    id, title: 'DB upgrade', dateStart: start, dateEnd: end, state: 'Scheduled',
+    id,
+    title: 'DB upgrade',
+    dateStart: start,
+    dateEnd: end,
+    state: 'Scheduled',
     configItems: [{ id: root, scope: 'CiAndChildren', depth: 1, state: 'Pending', dateStart: start, dateEnd: end }],
     labels: { team: 'db' },
   });
@@ -49,7 +53,7 @@ t.test('a mode is created scheduled, becomes active, then completes at its end',
 });
 
 t.test('dates with any offset are read as instants and answered in UTC with Z', async (t) => {
-  const local = new Date(kit.clock + HOUR + 2 * HOUR).toISOString().slice(0, 19) + '+02:00';
+  const local = `${new Date(kit.clock + HOUR + 2 * HOUR).toISOString().slice(0, 19)}+02:00`;
   const mode = await kit.mode({ dateStart: local, dateEnd: kit.at(5 * HOUR), configItems: [{ id: other, scope: 'Ci' }] });
   t.equal(mode.dateStart, kit.at(HOUR));
   t.match(mode.dateEnd, ISO_MS);
@@ -77,7 +81,14 @@ t.test('cancel=true on a scheduled mode cancels it; it stays canceled after its 
 });
 
 t.test('cancel=true on an active mode completes it with its end set to now (PATCH)', async (t) => {
-  const mode = await kit.mode({ dateStart: kit.at(MIN), dateEnd: kit.at(HOUR), configItems: [{ id: root, scope: 'Ci' }, { id: other, scope: 'Ci' }] });
+  const mode = await kit.mode({
+    dateStart: kit.at(MIN),
+    dateEnd: kit.at(HOUR),
+    configItems: [
+      { id: root, scope: 'Ci' },
+      { id: other, scope: 'Ci' },
+    ],
+  });
   kit.clock += 10 * MIN;
   t.equal(await state(mode.id), 'Active');
   const now = kit.at();
@@ -85,17 +96,35 @@ t.test('cancel=true on an active mode completes it with its end set to now (PATC
   t.equal(patched.status, 200);
   t.equal(patched.body.state, 'Completed');
   t.equal(patched.body.dateEnd, now);
-  t.same(await entries(mode.id), [[root, 'Completed', mode.dateStart, now], [other, 'Completed', mode.dateStart, now]]);
+  t.same(await entries(mode.id), [
+    [root, 'Completed', mode.dateStart, now],
+    [other, 'Completed', mode.dateStart, now],
+  ]);
 });
 
 t.test('PUT on an active mode: a removed CI is ended now, a kept CI keeps its start, an added CI starts now', async (t) => {
   const start = kit.at(MIN);
   const end = kit.at(4 * HOUR);
-  const mode = await kit.mode({ dateStart: start, dateEnd: end, configItems: [{ id: root, scope: 'Ci' }, { id: child, scope: 'Ci' }] });
+  const mode = await kit.mode({
+    dateStart: start,
+    dateEnd: end,
+    configItems: [
+      { id: root, scope: 'Ci' },
+      { id: child, scope: 'Ci' },
+    ],
+  });
   kit.clock += HOUR;
   const now = kit.at();
   const newEnd = kit.at(5 * HOUR);
-  const put = await kit.edit('PUT', mode.id, { title: 'moved', dateStart: start, dateEnd: newEnd, configItems: [{ id: child, scope: 'Ci' }, { id: other, scope: 'Ci' }] });
+  const put = await kit.edit('PUT', mode.id, {
+    title: 'moved',
+    dateStart: start,
+    dateEnd: newEnd,
+    configItems: [
+      { id: child, scope: 'Ci' },
+      { id: other, scope: 'Ci' },
+    ],
+  });
   t.equal(put.status, 200, put.text);
   t.equal(put.body.title, 'moved');
   t.equal(put.body.dateEnd, newEnd);
@@ -107,7 +136,15 @@ t.test('PUT on an active mode: a removed CI is ended now, a kept CI keeps its st
 
   kit.clock += HOUR;
   const later = kit.at();
-  const depth = await kit.edit('PUT', mode.id, { dateStart: start, dateEnd: newEnd, configItems: [{ id: child, scope: 'CiAndChildren', depth: 2 }, { id: other, scope: 'Ci' }, { id: root, scope: 'Ci' }] });
+  const depth = await kit.edit('PUT', mode.id, {
+    dateStart: start,
+    dateEnd: newEnd,
+    configItems: [
+      { id: child, scope: 'CiAndChildren', depth: 2 },
+      { id: other, scope: 'Ci' },
+      { id: root, scope: 'Ci' },
+    ],
+  });
   t.equal(depth.status, 200, depth.text);
   t.same(
     depth.body.configItems.map((e: any) => [e.id, e.scope, e.state, e.dateStart, e.dateEnd]),
@@ -128,7 +165,15 @@ t.test('PUT on a scheduled mode replaces everything, the start included', async 
   const end = kit.at(4 * HOUR);
   const put = await kit.edit('PUT', mode.id, { dateStart: start, dateEnd: end, configItems: [{ id: other, scope: 'CiAndChildren', depth: 0 }] });
   t.equal(put.status, 200);
-  t.same(put.body, { id: mode.id, title: null, dateStart: start, dateEnd: end, state: 'Scheduled', labels: {}, configItems: [{ id: other, scope: 'CiAndChildren', depth: 0, state: 'Pending', dateStart: start, dateEnd: end }] });
+  t.same(put.body, {
+    id: mode.id,
+    title: null,
+    dateStart: start,
+    dateEnd: end,
+    state: 'Scheduled',
+    labels: {},
+    configItems: [{ id: other, scope: 'CiAndChildren', depth: 0, state: 'Pending', dateStart: start, dateEnd: end }],
+  });
 });
 
 t.test('PATCH changes only what is sent; null keeps the old value', async (t) => {
@@ -142,9 +187,21 @@ t.test('PATCH changes only what is sent; null keeps the old value', async (t) =>
   t.same(patched.body.configItems[0].dateEnd, end, 'the entries follow the mode’s end');
 
   kit.clock += HOUR;
-  const extended = await kit.edit('PATCH', mode.id, { dateEnd: kit.at(5 * HOUR), configItems: [{ id: root, scope: 'Ci' }, { id: other, scope: 'Ci' }] });
+  const extended = await kit.edit('PATCH', mode.id, {
+    dateEnd: kit.at(5 * HOUR),
+    configItems: [
+      { id: root, scope: 'Ci' },
+      { id: other, scope: 'Ci' },
+    ],
+  });
   t.equal(extended.status, 200, extended.text);
-  t.same(extended.body.configItems.map((e: any) => [e.id, e.dateStart, e.dateEnd]), [[root, mode.dateStart, kit.at(5 * HOUR)], [other, kit.at(), kit.at(5 * HOUR)]]);
+  t.same(
+    extended.body.configItems.map((e: any) => [e.id, e.dateStart, e.dateEnd]),
+    [
+      [root, mode.dateStart, kit.at(5 * HOUR)],
+      [other, kit.at(), kit.at(5 * HOUR)],
+    ],
+  );
   const sameStart = await kit.edit('PATCH', mode.id, { dateStart: mode.dateStart.replace('Z', '+00:00') });
   t.equal(sameStart.status, 200, 'an active mode may be sent its own start');
 });

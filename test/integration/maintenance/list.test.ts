@@ -5,8 +5,8 @@
  * from an oracle over what was seeded.
  */
 import t from 'tap';
-import { createMode, editMode } from '../../../services/control-plane/maintenance/maintenance.commands.js';
 import type { Actor } from '../../../services/control-plane/cmdb/ci-checks.js';
+import { createMode, editMode } from '../../../services/control-plane/maintenance/maintenance.commands.js';
 import { isProblem, Kit, MAINT, MIN } from './maintenance-kit.js';
 
 const COUNT = 2000;
@@ -101,7 +101,7 @@ for (const col of ['id', 'title', 'dateStart', 'dateEnd', 'state']) {
 t.test('search matches mode id and CI id exactly, title and labels case-insensitively', async (t) => {
   const matching = (s: string) => {
     const text = s.toLowerCase();
-    const has = (v: string | null) => v !== null && v.toLowerCase().includes(text);
+    const has = (v: string | null) => v?.toLowerCase().includes(text);
     return seeded.filter((m) => String(m.id) === s || String(m.ciId) === s || has(m.title) || Object.entries(m.labels).some(([k, v]) => has(k) || has(v)));
   };
   const probe = seeded[123]!;
@@ -109,21 +109,40 @@ t.test('search matches mode id and CI id exactly, title and labels case-insensit
   t.ok(ids(byId).includes(probe.id), 'the mode with that id');
   t.same(ids(byId), oracle('id', 'asc', matching(String(probe.id))), 'and the modes whose title holds the digits');
   const byCi = await kit.list(`?perPage=-1&search=${cis[3]}`);
-  t.ok(seeded.filter((m) => m.ciId === cis[3]).every((m) => ids(byCi).includes(m.id)), 'every mode on that CI');
+  t.ok(
+    seeded.filter((m) => m.ciId === cis[3]).every((m) => ids(byCi).includes(m.id)),
+    'every mode on that CI',
+  );
   t.same(ids(byCi), oracle('id', 'asc', matching(String(cis[3]))), 'CI id in scope');
   const patch = seeded.filter((m) => m.title?.toLowerCase().includes('patch'));
   t.same(ids(await kit.list('?perPage=-1&search=pATCH')), oracle('id', 'asc', patch), 'title, any case');
   const storage = seeded.filter((m) => m.labels['team'] === 'Storage');
   t.same(ids(await kit.list('?perPage=-1&search=storage')), oracle('id', 'asc', storage), 'label value');
   t.equal((await kit.list('?perPage=-1&search=TEAM')).body.length, seeded.filter((m) => 'team' in m.labels).length, 'label key');
-  t.same(ids(await kit.list('?sortCol=dateEnd&sortDir=desc&perPage=10&page=2&search=window')), oracle('dateEnd', 'desc', seeded.filter((m) => m.title?.includes('window'))).slice(10, 20), 'search, sort and page together');
+  t.same(
+    ids(await kit.list('?sortCol=dateEnd&sortDir=desc&perPage=10&page=2&search=window')),
+    oracle(
+      'dateEnd',
+      'desc',
+      seeded.filter((m) => m.title?.includes('window')),
+    ).slice(10, 20),
+    'search, sort and page together',
+  );
   t.same((await kit.list('?search=no-such-thing')).body, []);
 });
 
 t.test('bad sortCol, sortDir, page or perPage: 400 naming the parameter', async (t) => {
   for (const [query, path] of [
-    ['?sortCol=configItems', '/sortCol'], ['?sortCol=labels', '/sortCol'], ['?sortCol=nope', '/sortCol'], ['?sortDir=sideways', '/sortDir'],
-    ['?page=0', '/page'], ['?page=-1', '/page'], ['?page=two', '/page'], ['?perPage=0', '/perPage'], ['?perPage=-5', '/perPage'], ['?perPage=1e3', '/perPage'],
+    ['?sortCol=configItems', '/sortCol'],
+    ['?sortCol=labels', '/sortCol'],
+    ['?sortCol=nope', '/sortCol'],
+    ['?sortDir=sideways', '/sortDir'],
+    ['?page=0', '/page'],
+    ['?page=-1', '/page'],
+    ['?page=two', '/page'],
+    ['?perPage=0', '/perPage'],
+    ['?perPage=-5', '/perPage'],
+    ['?perPage=1e3', '/perPage'],
   ] as const) {
     isProblem(t, await kit.list(query), 400, 'bad-request', undefined, path);
     isProblem(t, await kit.filter({ ids: [1] }, query), 400, 'bad-request', undefined, path);
@@ -144,8 +163,23 @@ t.test('#3 filter: OR inside an array, AND across fields, with sorting and pagin
   t.same(ids(await kit.filter({ ...range, configItemIds: [cis[0]] }, '?perPage=-1')), oracle('id', 'asc', both), 'AND across fields');
   const probe = seeded[42]!;
   const equal = { dateEnd: { Equal: new Date(probe.end).toISOString().replace('Z', '+00:00') } };
-  t.same(ids(await kit.filter(equal, '?perPage=-1')), oracle('id', 'asc', seeded.filter((m) => m.end === probe.end)), 'Equal on the end');
-  t.same(ids(await kit.filter({ configItemIds: [cis[0]] }, '?perPage=5&page=2&sortDir=desc')), oracle('id', 'desc', seeded.filter((m) => m.ciId === cis[0])).slice(5, 10));
+  t.same(
+    ids(await kit.filter(equal, '?perPage=-1')),
+    oracle(
+      'id',
+      'asc',
+      seeded.filter((m) => m.end === probe.end),
+    ),
+    'Equal on the end',
+  );
+  t.same(
+    ids(await kit.filter({ configItemIds: [cis[0]] }, '?perPage=5&page=2&sortDir=desc')),
+    oracle(
+      'id',
+      'desc',
+      seeded.filter((m) => m.ciId === cis[0]),
+    ).slice(5, 10),
+  );
 });
 
 t.test('#3 400: an empty filter, an invalid model, a date without offset; 415 when not JSON', async (t) => {
@@ -153,7 +187,14 @@ t.test('#3 400: an empty filter, an invalid model, a date without offset; 415 wh
     isProblem(t, await kit.filter(empty), 400, 'bad-request', /The filter is empty/);
   }
   isProblem(t, await kit.filter({ ids: 'all' }), 400, 'validation', undefined, '/ids');
-  isProblem(t, await kit.filter({ dateStart: { moreThanOrEqual: '2026-11-21T10:00:00' } }), 400, 'bad-request', /dateStart\.moreThanOrEqual has no UTC offset/, '/dateStart/moreThanOrEqual');
+  isProblem(
+    t,
+    await kit.filter({ dateStart: { moreThanOrEqual: '2026-11-21T10:00:00' } }),
+    400,
+    'bad-request',
+    /dateStart\.moreThanOrEqual has no UTC offset/,
+    '/dateStart/moreThanOrEqual',
+  );
   isProblem(t, await kit.api('POST', `${MAINT}/filter`, { body: '', headers: { 'content-type': 'application/json' } }), 400, 'empty-body');
   isProblem(t, await kit.api('POST', `${MAINT}/filter`, { body: 'ids=1', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported-media-type');
   isProblem(t, await kit.api('POST', `${MAINT}/filter`, { json: { ids: [1] }, token: null }), 401, 'unauthorized');

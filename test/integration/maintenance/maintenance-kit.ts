@@ -10,7 +10,7 @@ import { startTestPlatform, type TestPlatform } from '../../support/platform.js'
 export const MAINT = '/api/public/sm/v1/rsm-maintenance';
 export const CIS = '/api/public/sm/v2/rsm/config-items';
 export const ADMIN_API = '/api/admin/v1';
-export const UNKNOWN_TOKEN = 'ops_' + 'x'.repeat(43);
+export const UNKNOWN_TOKEN = `ops_${'x'.repeat(43)}`;
 export const MIN = 60_000;
 export const HOUR = 3_600_000;
 /** Answers carry UTC with milliseconds and `Z`. */
@@ -107,5 +107,9 @@ export function isProblem(t: Test, answer: Answer, status: number, code: string,
   t.equal(answer.headers.get('content-type'), 'application/problem+json', 'problem+json');
   t.equal(answer.body?.type, `urn:ops:problem:${code}`, `type ${code}`);
   if (detail) t.match(answer.body?.detail, detail, 'detail names the condition');
-  if (path) t.ok((answer.body?.errors ?? []).some((e: { path: string }) => e.path === path), `errors name ${path}`);
+  if (path)
+    t.ok(
+      (answer.body?.errors ?? []).some((e: { path: string }) => e.path === path),
+      `errors name ${path}`,
+    );
 }

@@ -55,7 +55,11 @@ t.test('403 without the platform write right on #4, #5 and #6', async (t) => {
 t.test('creating: a CI the caller cannot read counts as inaccessible (basic-read is not enough)', async (t) => {
   const dropped = await kit.create(body(a1, b1, c1), { token: writer.token });
   t.equal(dropped.status, 201);
-  t.same(dropped.body.configItems.map((e: any) => e.id), [a1], 'batchValidate=false drops them');
+  t.same(
+    dropped.body.configItems.map((e: any) => e.id),
+    [a1],
+    'batchValidate=false drops them',
+  );
   const refused = await kit.create(body(a1, b1, c1), { token: writer.token, query: '?batchValidate=true' });
   isProblem(t, refused, 400, 'bad-request', new RegExp(`not found or not accessible: ${b1}, ${c1}$`));
   isProblem(t, await kit.create(body(b1), { token: writer.token }), 400, 'bad-request', /None of the CIs/);
@@ -91,9 +95,28 @@ t.test('editing needs read on every CI the mode names', async (t) => {
 
 t.test('editing: CIs added follow batchValidate like #4', async (t) => {
   const mode = await kit.mode(body(a1));
-  const dropped = await kit.edit('PATCH', mode.id, { configItems: [{ id: a1, scope: 'Ci' }, { id: b1, scope: 'Ci' }] }, { token: writer.token });
-  t.same(dropped.body.configItems.map((e: any) => e.id), [a1]);
-  isProblem(t, await kit.edit('PATCH', mode.id, { configItems: [{ id: b1, scope: 'Ci' }] }, { token: writer.token, query: '?batchValidate=true' }), 400, 'bad-request', new RegExp(`not accessible: ${b1}`));
+  const dropped = await kit.edit(
+    'PATCH',
+    mode.id,
+    {
+      configItems: [
+        { id: a1, scope: 'Ci' },
+        { id: b1, scope: 'Ci' },
+      ],
+    },
+    { token: writer.token },
+  );
+  t.same(
+    dropped.body.configItems.map((e: any) => e.id),
+    [a1],
+  );
+  isProblem(
+    t,
+    await kit.edit('PATCH', mode.id, { configItems: [{ id: b1, scope: 'Ci' }] }, { token: writer.token, query: '?batchValidate=true' }),
+    400,
+    'bad-request',
+    new RegExp(`not accessible: ${b1}`),
+  );
 });
 
 t.test('a CI deleted from the CMDB does not block editing its mode', async (t) => {

@@ -3,14 +3,15 @@
  * are flushed and acknowledged), closes the engines and exits 0. Every record answered 200 is
  * stored: the data directory, opened again, holds exactly those events.
  */
-import t from 'tap';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
 import { freePort } from '../../support/free-port.js';
 import { call } from '../../support/http.js';
-import { runEntry } from '../../support/process.js';
 import { ADMIN_TOKEN, startTestPlatform } from '../../support/platform.js';
+import { runEntry } from '../../support/process.js';
 
 t.test('SIGTERM during ingestion: exit 0 and every acknowledged record stored', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-graceful-'));

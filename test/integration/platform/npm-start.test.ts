@@ -3,11 +3,12 @@
  * (the time it took is reported, not asserted) and logs where the data lives; SIGTERM stops it with exit 0; started again it keeps
  * what the journal and chDB held; a bad variable stops the start with one line naming it.
  */
-import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
+
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
 import { freePort } from '../../support/free-port.js';
 import { call } from '../../support/http.js';
 import { runEntry } from '../../support/process.js';
@@ -75,7 +76,10 @@ t.test('SIGTERM sent to npm itself stops the platform: no node process is left s
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'ops-npm-start-signal-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const npm = spawn('npm', ['start'], { env: { ...process.env, OPS_PORT: String(port), OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dir, OPS_ADMIN_TOKEN: 'npm-signal-admin-token-0123456789abcdef', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', ['start'], {
+    env: { ...process.env, OPS_PORT: String(port), OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dir, OPS_ADMIN_TOKEN: 'npm-signal-admin-token-0123456789abcdef', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   npm.stdout.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));

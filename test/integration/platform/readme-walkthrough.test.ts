@@ -3,12 +3,13 @@
  * workgroup, a user with a token, a CI type and a stream with the CLI, then the user's token works
  * on the public API (as with curl).
  */
-import t from 'tap';
+
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import t from 'tap';
 import { freePort } from '../../support/free-port.js';
 import { call } from '../../support/http.js';
 import { runEntry } from '../../support/process.js';

@@ -3,15 +3,16 @@
  * INSERT (services/runtime/stdin.ts). `npm start` with bytes piped in must start, store exactly the
  * records it accepted, and nothing of what was piped.
  */
-import t from 'tap';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t from 'tap';
+import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
+import { silentLogger } from '../../../services/runtime/logger.js';
 import { freePort } from '../../support/free-port.js';
 import { call } from '../../support/http.js';
 import { runEntry } from '../../support/process.js';
-import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
-import { silentLogger } from '../../../services/runtime/logger.js';
 
 const TOKEN = 'stdin-test-admin-token-0123456789abcdef';
 // A well-formed event row and a line of noise: either would end up in (or break) an insert.

@@ -4,7 +4,7 @@
  * that would close a cycle is refused with 400 (DESIGN §4a).
  */
 import t from 'tap';
-import { ProblemsKit, CIS } from './problems-kit.js';
+import { CIS, ProblemsKit } from './problems-kit.js';
 
 const k = new ProblemsKit();
 t.before(() => k.start());
@@ -39,7 +39,13 @@ t.test('chain a → b → c: a problem on a lowers b and c; c keeps its own dire
 
 t.test('diamond a → b, a → c, b → d, c → d: d takes the worst of both paths and of its own', async (t) => {
   const [a, b, c, d] = await cis(4);
-  for (const [dep, inf] of [[b, a], [c, a], [d, b], [d, c]]) t.equal((await influences(dep.id, inf.id)).status, 200);
+  for (const [dep, inf] of [
+    [b, a],
+    [c, a],
+    [d, b],
+    [d, c],
+  ])
+    t.equal((await influences(dep.id, inf.id)).status, 200);
   const streamB = await k.stream();
   const streamD = await k.stream();
   await k.trigger(streamB.id, { influence: { value: 20, maxInfluence: false } });

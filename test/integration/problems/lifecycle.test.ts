@@ -4,7 +4,7 @@
  * state and the reduced health (spec 2.5); the problems table holds the right rows.
  */
 import t from 'tap';
-import { ProblemsKit, MAINT, chText } from './problems-kit.js';
+import { chText, MAINT, ProblemsKit } from './problems-kit.js';
 
 const k = new ProblemsKit();
 t.before(() => k.start());
@@ -64,18 +64,16 @@ t.test('a resolving record closes the problem: state Ok, health back to 100, dur
 
 t.test('records that do not match the trigger, or name no known CI, open nothing', async (t) => {
   const { ci, stream } = await setUp();
-  await k.post(stream.key, [
-    { check: 'disk', host: ci.name },
-    { check: 'cpu', host: 'no-such-host' },
-    { check: 'cpu' },
-  ]);
+  await k.post(stream.key, [{ check: 'disk', host: ci.name }, { check: 'cpu', host: 'no-such-host' }, { check: 'cpu' }]);
   t.equal((await k.getCi(ci.id)).state.value, 'Unknown');
   t.same(await k.problems(ci.id), []);
 });
 
 t.test('under an active maintenance valueUnderMaintenance shows the state and the row says withMaintenance', async (t) => {
   const { ci, stream } = await setUp();
-  const mode = await k.api('POST', MAINT, { json: { title: 'patching', dateStart: at(k.clock, -60), dateEnd: at(k.clock, 60), configItems: [{ id: ci.id, scope: 'Ci', depth: 0 }] } });
+  const mode = await k.api('POST', MAINT, {
+    json: { title: 'patching', dateStart: at(k.clock, -60), dateEnd: at(k.clock, 60), configItems: [{ id: ci.id, scope: 'Ci', depth: 0 }] },
+  });
   t.equal(mode.status, 201, mode.text);
   await k.post(stream.key, [{ '@timestamp': at(k.clock, -10), check: 'cpu', host: ci.name, severity: 'minor' }]);
   const got = await k.getCi(ci.id);
@@ -118,7 +116,9 @@ t.test('a CI renamed while a problem is open keeps it; a record under the new na
   const { ci, stream } = await setUp();
   await k.post(stream.key, [{ '@timestamp': at(k.clock, -10), check: 'cpu', host: ci.name }]);
   const renamed = `${ci.name}-renamed`;
-  const put = await k.api('PUT', `/api/public/sm/v2/rsm/config-items/${ci.id}`, { json: { name: renamed, description: '', ownerWorkGroup: ci.ownerWorkGroup, configItemType: null, labels: null } });
+  const put = await k.api('PUT', `/api/public/sm/v2/rsm/config-items/${ci.id}`, {
+    json: { name: renamed, description: '', ownerWorkGroup: ci.ownerWorkGroup, configItemType: null, labels: null },
+  });
   t.equal(put.status, 200, put.text);
   t.equal((await k.getCi(ci.id)).state.value, 'Problem');
   await k.post(stream.key, [{ '@timestamp': at(k.clock, -2), check: 'cpu', host: renamed, status: 'ok' }]);

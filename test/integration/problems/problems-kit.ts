@@ -7,7 +7,7 @@
  */
 import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
 import { eventually } from '../../support/bus-recorder.js';
-import { Kit, CIS } from '../cmdb/cmdb-kit.js';
+import { CIS, Kit } from '../cmdb/cmdb-kit.js';
 
 export const STREAM_DATA = '/api/public/cl/v1/stream-data';
 export const TRIGGERS = '/api/admin/v1/triggers';
@@ -81,4 +81,4 @@ export class ProblemsKit extends Kit {
 }
 
 /** ClickHouse's text of an ISO instant (UTC, milliseconds). */
-export const chText = (iso: string): string => iso.slice(0, 10) + ' ' + iso.slice(11, 23);
+export const chText = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;

@@ -4,15 +4,16 @@
  * the very problem opened before it. Issue #13: hits the stage had not placed yet are in the
  * bus's log and are placed after the restart.
  */
-import t, { type Test } from 'tap';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import t, { type Test } from 'tap';
 import { createHitsPublisher } from '../../../services/problem-stage/hits-publisher.js';
 import { createMemoryBus } from '../../../services/runtime/adapters/bus/memory.adapter.js';
 import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
-import { ProblemsKit, chText } from './problems-kit.js';
+import { chText, ProblemsKit } from './problems-kit.js';
 
 /** A platform on a data directory of its own (removed after the test) with a CI, a stream and its trigger. */
 async function installed(t: Test) {

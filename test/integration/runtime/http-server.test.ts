@@ -1,9 +1,9 @@
 import t, { type Test } from 'tap';
 import Type from 'typebox';
-import { createHttpServer, type HttpServer } from '../../../services/runtime/http/server.js';
+import { fail } from '../../../services/runtime/errors.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { json, type Route } from '../../../services/runtime/http/route.js';
-import { fail } from '../../../services/runtime/errors.js';
+import { createHttpServer, type HttpServer } from '../../../services/runtime/http/server.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { call } from '../../support/http.js';
 
@@ -104,9 +104,16 @@ t.test('a charset other than UTF-8 gets 415 problem+json; utf-8 and us-ascii are
 
 t.test('header fields over 16 KiB get 431 problem+json; 12 KiB of them (a large token) are fine', async (t) => {
   const ok = await call(base, 'GET', '/things/1', { headers: { 'x-large-token': 'a'.repeat(12 * 1024) } });
-  t.equal(ok.status, 200, 'over uWS\'s own 4 KiB default, under the platform\'s limit');
-  for (const [path, method] of [['/things/1', 'GET'], ['/things', 'POST'], ['/nowhere', 'GET']] as const) {
-    const answer = await call(base, method, path, { headers: { 'content-type': 'application/json', 'x-large-token': 'a'.repeat(20 * 1024) }, ...(method === 'POST' ? { body: '{"name":"x"}' } : {}) });
+  t.equal(ok.status, 200, "over uWS's own 4 KiB default, under the platform's limit");
+  for (const [path, method] of [
+    ['/things/1', 'GET'],
+    ['/things', 'POST'],
+    ['/nowhere', 'GET'],
+  ] as const) {
+    const answer = await call(base, method, path, {
+      headers: { 'content-type': 'application/json', 'x-large-token': 'a'.repeat(20 * 1024) },
+      ...(method === 'POST' ? { body: '{"name":"x"}' } : {}),
+    });
     isProblem(t, answer, 431, 'header-fields-too-large');
     t.match(answer.body.detail, /limit is 16384/);
   }

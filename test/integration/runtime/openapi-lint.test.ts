@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { Value } from 'typebox/value';
 import { parse } from 'yaml';
-import { exportFile, type ExportFormat } from '../../../pipelines/sla/export/formats.js';
-import { validateBody, type MediaType } from '../../../pipelines/records/validate-body.step.js';
+import { type MediaType, validateBody } from '../../../pipelines/records/validate-body.step.js';
+import { type ExportFormat, exportFile } from '../../../pipelines/sla/export/formats.js';
 import { parseBulk } from '../../../services/ingress/elastic-bulk.route.js';
 import type { Route } from '../../../services/runtime/http/route.js';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
@@ -123,7 +123,9 @@ t.test("Redocly's recommended rules: no error, no warning, and every listed exce
   const result = lint(doc);
   t.same(described(result.problems), [], 'no problem reported');
   t.same([result.totals.errors, result.totals.warnings], [0, 0], 'no error and no warning counted');
-  const exceptions = Object.values(parse(readFileSync(join(root, IGNORE_FILE), 'utf8')) as Record<string, Record<string, string[]>>).flatMap((rules) => Object.values(rules).flat());
+  const exceptions = Object.values(parse(readFileSync(join(root, IGNORE_FILE), 'utf8')) as Record<string, Record<string, string[]>>).flatMap((rules) =>
+    Object.values(rules).flat(),
+  );
   t.equal(result.totals.ignored, exceptions.length, `each exception in ${IGNORE_FILE} hides one problem; remove those that hide none`);
 });
 
@@ -173,11 +175,23 @@ t.test('the SLA export documents the media types it serves, one per format', asy
 });
 
 t.test('security as the routes check it: `security: []` exactly where no one is authenticated', async (t) => {
-  const documented = new Map(Object.values(doc.paths).flatMap((item) => Object.values(item)).map((operation) => [operation.operationId, operation.security]));
+  const documented = new Map(
+    Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .map((operation) => [operation.operationId, operation.security]),
+  );
   const routes: readonly Route[] = p.platform.http.routes();
   const open = routes.filter((route) => !route.authenticate).map((route) => route.name);
   t.same(open.sort(), ['ingress.elasticRoot', 'ingress.elasticRootSlash', 'system.health', 'system.metrics', 'system.openapi', 'system.ready']);
-  t.same(routes.filter((route) => !route.authenticate && documented.get(route.name)?.length !== 0).map((route) => route.name), [], 'open routes say so');
-  t.same(routes.filter((route) => route.authenticate && !route.security).map((route) => route.name), [], 'routes that authenticate say how');
+  t.same(
+    routes.filter((route) => !route.authenticate && documented.get(route.name)?.length !== 0).map((route) => route.name),
+    [],
+    'open routes say so',
+  );
+  t.same(
+    routes.filter((route) => route.authenticate && !route.security).map((route) => route.name),
+    [],
+    'routes that authenticate say how',
+  );
   t.same(doc['security'], [{ bearer: [] }], 'the bearer token is the default');
 });

@@ -3,10 +3,10 @@
  * text) and /api/openapi.json generated from the route schemas.
  */
 import t from 'tap';
-import { missingServices } from '../../support/services.js';
 import { startDistributed } from '../../support/distributed.js';
-import { startTestPlatform } from '../../support/platform.js';
 import { call } from '../../support/http.js';
+import { startTestPlatform } from '../../support/platform.js';
+import { missingServices } from '../../support/services.js';
 
 t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t) => {
   const p = await startTestPlatform();
@@ -14,7 +14,12 @@ t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t
   t.same((await call(p.base, 'GET', '/healthz')).body, { status: 'ok' });
   const ready = await call(p.base, 'GET', '/readyz');
   t.equal(ready.status, 200);
-  t.same(ready.body.engines, { analytics: { ok: true, kind: 'chdb' }, bus: { ok: true, kind: 'memory' }, journal: { ok: true, kind: 'lmdb' }, problemState: { ok: true, kind: 'lmdb' } });
+  t.same(ready.body.engines, {
+    analytics: { ok: true, kind: 'chdb' },
+    bus: { ok: true, kind: 'memory' },
+    journal: { ok: true, kind: 'lmdb' },
+    problemState: { ok: true, kind: 'lmdb' },
+  });
 
   await p.api('GET', '/api/public/sm/v2/rsm/config-item-types');
   await p.api('GET', '/api/public/sm/v2/rsm/config-items/abc');
@@ -36,7 +41,14 @@ t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t
   t.ok(create.responses['201'].content['application/json'].schema.properties.sharedToWorkGroups, 'the CI model is described');
   t.same(create.security, [{ bearer: [] }]);
   t.same(doc.body.paths['/api/public/cl/v1/stream-data'].post.security, [{ streamKeyQuery: [] }, { streamKeyHeader: [] }]);
-  t.same(Object.keys(doc.body.paths['/api/public/cl/v1/stream-data'].post.requestBody.content).sort(), ['application/json', 'application/jsonlines', 'application/ndjson', 'application/x-ndjson', 'text/plain', 'text/xml']);
+  t.same(Object.keys(doc.body.paths['/api/public/cl/v1/stream-data'].post.requestBody.content).sort(), [
+    'application/json',
+    'application/jsonlines',
+    'application/ndjson',
+    'application/x-ndjson',
+    'text/plain',
+    'text/xml',
+  ]);
 });
 
 const skip = missingServices('nats-server', 'redis-server');
@@ -47,7 +59,12 @@ t.test('distributed: /readyz answers 503 naming the engine that is down, 200 onc
   t.teardown(() => p.stop());
   const ready = await call(p.base, 'GET', '/readyz');
   t.equal(ready.status, 200);
-  t.same(Object.values(ready.body.engines).map((e) => (e as { kind: string }).kind).sort(), ['clickhouse', 'jetstream', 'redis', 'redis']);
+  t.same(
+    Object.values(ready.body.engines)
+      .map((e) => (e as { kind: string }).kind)
+      .sort(),
+    ['clickhouse', 'jetstream', 'redis', 'redis'],
+  );
   await servers.nats.kill(true);
   const down = await call(p.base, 'GET', '/readyz');
   t.equal(down.status, 503);

@@ -54,13 +54,20 @@ t.test('a Single template over a day: 2 h of a 30 % problem, 1 h of a 100 % one'
   t.equal(events.status, 200, events.text);
   t.equal(events.body.length, 2);
   t.match(events.body[0], { trigger: { name: 'cpu30' }, priority: 'Problem2', dateStart: iso(day + H), dateEnd: iso(day + 3 * H), duration: 2 * H, isIncluded: true });
-  t.match(events.body[1], { trigger: { name: 'down' }, priority: 'Problem1', incidents: [{ connector: { id: 7, name: 'tracker' }, incidents: [{ id: 'INC-9', type: 'Incident' }] }] });
+  t.match(events.body[1], {
+    trigger: { name: 'down' },
+    priority: 'Problem1',
+    incidents: [{ connector: { id: 7, name: 'tracker' }, incidents: [{ id: 'INC-9', type: 'Incident' }] }],
+  });
 
   const csv = await k.exportOf(report.id, '?format=csv&exportType=configItems');
   t.equal(csv.status, 200);
   t.match(csv.headers.get('content-type'), /^text\/csv/);
   t.match(csv.headers.get('content-disposition'), /attachment; filename=".*\.csv"/);
-  t.equal(csv.text.split('\n')[0], 'Id,Name,ConfigItemType,Influence,ServiceAvailability,ServiceAvailabilityTime,ProblemTimePercent,ProblemTime,AttendedTime,UnattendedTime,MaintenanceTime,EventsCount,Problem1EventsCount,Problem2EventsCount,Problem3EventsCount,Problem4EventsCount,MaxDownTime');
+  t.equal(
+    csv.text.split('\n')[0],
+    'Id,Name,ConfigItemType,Influence,ServiceAvailability,ServiceAvailabilityTime,ProblemTimePercent,ProblemTime,AttendedTime,UnattendedTime,MaintenanceTime,EventsCount,Problem1EventsCount,Problem2EventsCount,Problem3EventsCount,Problem4EventsCount,MaxDownTime',
+  );
 
   const xls = await k.exportOf(report.id, '');
   t.equal(xls.status, 200);

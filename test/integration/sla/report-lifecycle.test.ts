@@ -4,8 +4,9 @@
  * Multi template's rows, the CSV of events, the xlsx workbook read back against the CSV, and who
  * reads a report (its orderer, the members of its template's owner workgroup).
  */
-import t from 'tap';
+
 import ExcelJS from 'exceljs';
+import t from 'tap';
 import { keys, type Named } from '../cmdb/cmdb-kit.js';
 import { parseCsv, SLA, SlaKit, SlaWorkerGate } from './sla-kit.js';
 
@@ -80,7 +81,7 @@ t.test('a worker that dies mid-job leaves the job to be taken again', async (t) 
   t.equal(cis.body.length, 1);
   t.equal(cis.body[0].configItem.id, ci.id);
   t.equal(cis.body[0].okTime.value, DAY);
-  t.equal(cis.body[0].configItem.configItemType.userspaceId, 1, 'the platform\'s one userspace, as for workgroups');
+  t.equal(cis.body[0].configItem.configItemType.userspaceId, 1, "the platform's one userspace, as for workgroups");
   t.equal(cis.body[0].configItem.configItemType.icon, null, 'CI types carry no icon here');
 });
 
@@ -113,7 +114,13 @@ t.test('a Multi template (weights 1 and 3): one row per template, influence 0.25
   await problem(a.name, day + 5 * H, day + 6 * H);
   const first = await k.template({ type: 'Single', configItems: [{ id: a.id }] });
   const second = await k.template({ type: 'Single', configItems: [{ id: b.id }] });
-  const multi = await k.template({ type: 'Multi', templates: [{ id: first.id, weight: 1 }, { id: second.id, weight: 3 }] });
+  const multi = await k.template({
+    type: 'Multi',
+    templates: [
+      { id: first.id, weight: 1 },
+      { id: second.id, weight: 3 },
+    ],
+  });
   const report = await okReport({ template: { id: multi.id }, range });
   t.match(report.template, { id: multi.id, name: multi.name, type: 'Multi' });
 
@@ -123,10 +130,36 @@ t.test('a Multi template (weights 1 and 3): one row per template, influence 0.25
   const rows = json.body;
   t.equal(rows.length, 2, 'one row per template');
   t.same(keys(rows[0]), [
-    'attendedTime', 'eventsCount', 'influence', 'maintenanceTime', 'maxDownTime', 'name', 'okTime', 'problem1EventsCount', 'problem2EventsCount',
-    'problem3EventsCount', 'problem4EventsCount', 'problemTime', 'problemTimePercent', 'serviceAvailability', 'unattendedTime', 'weight',
+    'attendedTime',
+    'eventsCount',
+    'influence',
+    'maintenanceTime',
+    'maxDownTime',
+    'name',
+    'okTime',
+    'problem1EventsCount',
+    'problem2EventsCount',
+    'problem3EventsCount',
+    'problem4EventsCount',
+    'problemTime',
+    'problemTimePercent',
+    'serviceAvailability',
+    'unattendedTime',
+    'weight',
   ]);
-  t.match(rows[0], { name: first.name, weight: 1, influence: 0.25, okTime: 23 * H, problemTime: H, attendedTime: DAY, unattendedTime: 0, maintenanceTime: 0, eventsCount: 1, problem1EventsCount: 1, maxDownTime: H });
+  t.match(rows[0], {
+    name: first.name,
+    weight: 1,
+    influence: 0.25,
+    okTime: 23 * H,
+    problemTime: H,
+    attendedTime: DAY,
+    unattendedTime: 0,
+    maintenanceTime: 0,
+    eventsCount: 1,
+    problem1EventsCount: 1,
+    maxDownTime: H,
+  });
   t.ok(Math.abs(rows[0].serviceAvailability - (23 / 24) * 100) < 1e-9, `availability ${rows[0].serviceAvailability}`);
   t.ok(Math.abs(rows[0].problemTimePercent - 100 / 24) < 1e-9, `problem percent ${rows[0].problemTimePercent}`);
   t.match(rows[1], { name: second.name, weight: 3, influence: 0.75, okTime: DAY, problemTime: 0, serviceAvailability: 100, eventsCount: 0, maxDownTime: 0 });
@@ -136,15 +169,46 @@ t.test('a Multi template (weights 1 and 3): one row per template, influence 0.25
   t.match(csv.headers.get('content-type'), /^text\/csv/);
   const [header, ...lines] = parseCsv(csv.text);
   t.same(header, [
-    'Name', 'Weight', 'Influence', 'ServiceAvailability', 'OkTime', 'ProblemTimePercent', 'ProblemTime', 'AttendedTime', 'UnattendedTime', 'MaintenanceTime',
-    'EventsCount', 'Problem1EventsCount', 'Problem2EventsCount', 'Problem3EventsCount', 'Problem4EventsCount', 'MaxDownTime',
+    'Name',
+    'Weight',
+    'Influence',
+    'ServiceAvailability',
+    'OkTime',
+    'ProblemTimePercent',
+    'ProblemTime',
+    'AttendedTime',
+    'UnattendedTime',
+    'MaintenanceTime',
+    'EventsCount',
+    'Problem1EventsCount',
+    'Problem2EventsCount',
+    'Problem3EventsCount',
+    'Problem4EventsCount',
+    'MaxDownTime',
   ]);
   const seconds = (ms: number) => String(Math.round(ms / 1000));
-  t.same(lines, rows.map((r: any) => [
-    r.name, String(r.weight), String(r.influence), String(r.serviceAvailability), seconds(r.okTime), String(r.problemTimePercent), seconds(r.problemTime),
-    seconds(r.attendedTime), seconds(r.unattendedTime), seconds(r.maintenanceTime), String(r.eventsCount), String(r.problem1EventsCount),
-    String(r.problem2EventsCount), String(r.problem3EventsCount), String(r.problem4EventsCount), seconds(r.maxDownTime),
-  ]), 'the JSON rows, times in seconds');
+  t.same(
+    lines,
+    rows.map((r: any) => [
+      r.name,
+      String(r.weight),
+      String(r.influence),
+      String(r.serviceAvailability),
+      seconds(r.okTime),
+      String(r.problemTimePercent),
+      seconds(r.problemTime),
+      seconds(r.attendedTime),
+      seconds(r.unattendedTime),
+      seconds(r.maintenanceTime),
+      String(r.eventsCount),
+      String(r.problem1EventsCount),
+      String(r.problem2EventsCount),
+      String(r.problem3EventsCount),
+      String(r.problem4EventsCount),
+      seconds(r.maxDownTime),
+    ]),
+    'the JSON rows, times in seconds',
+  );
   t.same(lines[0]!.slice(0, 3), [first.name, '1', '0.25']);
   t.same([lines[0]![4], lines[0]![6], lines[0]![7], lines[0]![15]], ['82800', '3600', '86400', '3600']);
   t.same(lines[1]!.slice(0, 4), [second.name, '3', '0.75', '100']);
@@ -225,10 +289,18 @@ t.test('the xlsx of configItems read back with exceljs: the CSV cell by cell, a 
   t.equal(sheet.rowCount, csv.length, 'the same number of rows');
   t.equal(sheet.actualColumnCount, width, 'the same number of columns');
   const rows = sheetRows(sheet, width);
-  t.same(rows.map((row) => row.map(asCsv)), csv, 'every cell as in the CSV');
+  t.same(
+    rows.map((row) => row.map(asCsv)),
+    csv,
+    'every cell as in the CSV',
+  );
   // Typed cells: the numeric columns are numbers, the names text.
   for (const row of rows.slice(1)) {
-    t.same(row.map((v) => typeof v), ['number', 'string', 'string', ...Array(14).fill('number')], `cell types of CI ${String(row[0])}`);
+    t.same(
+      row.map((v) => typeof v),
+      ['number', 'string', 'string', ...Array(14).fill('number')],
+      `cell types of CI ${String(row[0])}`,
+    );
   }
   t.equal(rows.length, 3);
 
@@ -247,7 +319,11 @@ t.test('the default export (no query) is the events xlsx: date cells show the CS
   t.match(headers.get('content-disposition'), /filename="[^"]+ events\.xlsx"/);
   const rows = sheetRows(sheet, 9);
   t.same(rows[0], ['Id', 'Problem', 'Priority', 'Start', 'End', 'Duration', 'InfluencedCI', 'Tags', 'Incidents']);
-  t.same(rows.map((row) => row.map(asCsv)), csv, 'every cell as in the CSV');
+  t.same(
+    rows.map((row) => row.map(asCsv)),
+    csv,
+    'every cell as in the CSV',
+  );
   t.equal(rows.length, 2);
   t.ok(rows[1]![3] instanceof Date, 'Start is a date cell');
   t.equal(asCsv(rows[1]![3]!), '01.03.2026 06:00', 'shown at Berlin time');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parseCommandLine, type Parsed } from '../../../services/cli/args.js';
+import { type Parsed, parseCommandLine } from '../../../services/cli/args.js';
 import { NOUNS } from '../../../services/cli/commands/index.js';
 
 const parse = (...argv: string[]): Parsed => parseCommandLine(argv, NOUNS);
@@ -24,7 +24,12 @@ t.test('help: top level, per noun and per command, wherever --help or -h stands'
   }
   const noun = parse('users', '--help');
   t.match(noun.kind === 'help' ? noun.text : '', /Usage: ops users <subcommand>/);
-  for (const argv of [['users', 'create', '--help'], ['users', 'create', '--name', 'x', '-h'], ['users', '--help', 'create'], ['users', 'create', '--bogus', '--help']]) {
+  for (const argv of [
+    ['users', 'create', '--help'],
+    ['users', 'create', '--name', 'x', '-h'],
+    ['users', '--help', 'create'],
+    ['users', 'create', '--bogus', '--help'],
+  ]) {
     const parsed = parse(...argv);
     t.equal(parsed.kind, 'help', argv.join(' '));
     t.match(parsed.kind === 'help' ? parsed.text : '', /^Usage: ops users create --name <name> \[options\]\n[\s\S]*--work-group <id>/);

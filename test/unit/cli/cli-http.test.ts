@@ -2,9 +2,10 @@
  * The CLI end to end, in-process, against a tiny HTTP server answering a few admin paths with
  * canned JSON and problem+json.
  */
-import t from 'tap';
+
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import t from 'tap';
 import { run } from '../../../services/cli/main.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
@@ -28,7 +29,13 @@ const answers: Record<string, Answer> = {
   'POST /work-groups': {
     status: 400,
     problem: true,
-    body: { type: 'urn:ops:problem:validation', title: 'Invalid data model', status: 400, detail: 'The body does not match the schema', errors: [{ path: '/name', message: 'must NOT have more than 255 characters' }] },
+    body: {
+      type: 'urn:ops:problem:validation',
+      title: 'Invalid data model',
+      status: 400,
+      detail: 'The body does not match the schema',
+      errors: [{ path: '/name', message: 'must NOT have more than 255 characters' }],
+    },
   },
   'DELETE /users/2': { status: 204 },
   'POST /users/2/tokens': { status: 201, body: { ...bootstrapToken, id: 5, userId: 2, name: 'laptop', token: 'the-new-secret-xyz' } },
@@ -88,7 +95,7 @@ t.test('the token goes in the Authorization header and nowhere in the output', a
   t.equal(r.requests[0]!.method, 'GET');
   t.equal(r.requests[0]!.path, '/me');
   t.equal(r.requests[0]!.headers['authorization'], `Bearer ${TOKEN}`);
-  t.match(r.stdout, /^id {16}1\nname {14}admin\n[\s\S]*\ntoken\.name {8}bootstrap\n[\s\S]*\ntoken\.lastUsedAt  -\n$/);
+  t.match(r.stdout, /^id {16}1\nname {14}admin\n[\s\S]*\ntoken\.name {8}bootstrap\n[\s\S]*\ntoken\.lastUsedAt {2}-\n$/);
   t.notMatch(r.stdout, TOKEN);
 });
 
@@ -117,8 +124,8 @@ t.test('a create sends its JSON body and prints the created object', async (t) =
   t.equal(r.requests[0]!.method, 'POST');
   t.equal(r.requests[0]!.headers['content-type'], 'application/json');
   t.same(JSON.parse(r.requests[0]!.body), { name: 'alice', roles: ['ops'], workGroupIds: [1, 3] });
-  t.match(r.stdout, /^id            2\nname          alice\nroles         ops\n/);
-  t.match(r.stdout, /\nworkGroupIds  1, 3\n/);
+  t.match(r.stdout, /^id {12}2\nname {10}alice\nroles {9}ops\n/);
+  t.match(r.stdout, /\nworkGroupIds {2}1, 3\n/);
 });
 
 t.test('an issued token shows its secret once', async (t) => {

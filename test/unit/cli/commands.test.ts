@@ -2,7 +2,7 @@
 import t from 'tap';
 import { parseCommandLine } from '../../../services/cli/args.js';
 import { NOUNS } from '../../../services/cli/commands/index.js';
-import type { Prepared, PrepareDeps } from '../../../services/cli/spec.js';
+import type { PrepareDeps, Prepared } from '../../../services/cli/spec.js';
 
 const files: Record<string, string> = { 'cfg.json': '{"routeLabel":"net"}', 'list.json': '[1]' };
 const deps: PrepareDeps = {
@@ -34,7 +34,10 @@ t.test('users, tokens and whoami', async (t) => {
   t.same(await prepare('users', 'update', '2', '--clear-roles'), request('PATCH', '/users/2', { roles: [] }));
   t.same(await prepare('users', 'delete', '2'), request('DELETE', '/users/2'));
   t.same(await prepare('tokens', 'issue', '2'), request('POST', '/users/2/tokens', {}));
-  t.same(await prepare('tokens', 'issue', '2', '--name', 'ci', '--expires', '2030-01-01T00:00:00Z'), request('POST', '/users/2/tokens', { name: 'ci', expiresAt: '2030-01-01T00:00:00Z' }));
+  t.same(
+    await prepare('tokens', 'issue', '2', '--name', 'ci', '--expires', '2030-01-01T00:00:00Z'),
+    request('POST', '/users/2/tokens', { name: 'ci', expiresAt: '2030-01-01T00:00:00Z' }),
+  );
   t.same(await prepare('tokens', 'revoke', '2', '9'), request('DELETE', '/users/2/tokens/9'));
 });
 
@@ -43,13 +46,19 @@ t.test('work-groups and roles', async (t) => {
   t.same(await prepare('work-groups', 'rename', '7', '--name', 'Net'), request('PATCH', '/work-groups/7', { name: 'Net' }));
   t.same(await prepare('work-groups', 'add-member', '7', '2'), request('PUT', '/work-groups/7/members/2'));
   t.same(await prepare('work-groups', 'remove-member', '7', '2'), request('DELETE', '/work-groups/7/members/2'));
-  t.same(await prepare('roles', 'put', 'sla-reader', '--right', 'base-system.sla.read', '--description', 'Reads SLAs'), request('PUT', '/roles/sla-reader', { description: 'Reads SLAs', rights: ['base-system.sla.read'] }));
+  t.same(
+    await prepare('roles', 'put', 'sla-reader', '--right', 'base-system.sla.read', '--description', 'Reads SLAs'),
+    request('PUT', '/roles/sla-reader', { description: 'Reads SLAs', rights: ['base-system.sla.read'] }),
+  );
   t.same(await prepare('roles', 'delete', 'a/b'), request('DELETE', '/roles/a%2Fb'), 'path segments are encoded');
 });
 
 t.test('ci-types and cmdb-systems', async (t) => {
   t.same(await prepare('ci-types', 'create', '--name', 'Server'), request('POST', '/config-item-types', { name: 'Server' }));
-  t.same(await prepare('ci-types', 'create', '--name', 'Server', '--description', 'A host', '--id', '4', '--default'), request('POST', '/config-item-types', { id: 4, name: 'Server', description: 'A host', isDefault: true }));
+  t.same(
+    await prepare('ci-types', 'create', '--name', 'Server', '--description', 'A host', '--id', '4', '--default'),
+    request('POST', '/config-item-types', { id: 4, name: 'Server', description: 'A host', isDefault: true }),
+  );
   t.same(await prepare('ci-types', 'update', '4', '--default'), request('PATCH', '/config-item-types/4', { isDefault: true }));
   t.same(await prepare('ci-types', 'delete', '4'), request('DELETE', '/config-item-types/4'));
   t.same(await prepare('cmdb-systems', 'create', '--name', 'SAP'), request('POST', '/cmdb-systems', { name: 'SAP' }));

@@ -1,8 +1,7 @@
 import t from 'tap';
 import { baseUrlProblem, endpoint, formatFailure, isTokenShaped, readResponse } from '../../../services/cli/client.js';
 
-const problemResponse = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json' } });
+const problemResponse = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json' } });
 
 t.test('a problem prints as status, title and detail, then one line per field error', async (t) => {
   t.equal(

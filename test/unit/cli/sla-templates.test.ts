@@ -2,7 +2,7 @@
 import t from 'tap';
 import { parseCommandLine } from '../../../services/cli/args.js';
 import { NOUNS } from '../../../services/cli/commands/index.js';
-import type { Prepared, PrepareDeps } from '../../../services/cli/spec.js';
+import type { PrepareDeps, Prepared } from '../../../services/cli/spec.js';
 
 const template = { type: 'Single', name: 'Core', period: 'ThisMonth', ownerType: 'WorkGroup', workGroupId: 1, configItems: [{ id: 7 }] };
 const files: Record<string, string> = { 'core.json': JSON.stringify(template), 'list.json': '[1]', 'bad.json': '{"name":' };
@@ -84,7 +84,9 @@ t.test('list prints a table of id, type, name, period and owner', async (t) => {
   ];
   t.equal(
     command.render(rows, input),
-    ['ID  TYPE    NAME  PERIOD     OWNER      USER  WORK GROUP', '1   Single  Core  ThisMonth  WorkGroup  -     3', '2   Multi   All   Today      User       5     -', ''].join('\n'),
+    ['ID  TYPE    NAME  PERIOD     OWNER      USER  WORK GROUP', '1   Single  Core  ThisMonth  WorkGroup  -     3', '2   Multi   All   Today      User       5     -', ''].join(
+      '\n',
+    ),
   );
   const deleted = parsed('sla-templates', 'delete', '2');
   t.equal(deleted.command.render(undefined, deleted.input), 'Deleted SLA template 2.\n');

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { align, cell, keyValue, printable, table } from '../../../services/cli/table.js';
-import { done, list, one } from '../../../services/cli/render.js';
 import { renderIssued } from '../../../services/cli/commands/tokens.js';
 import { whoami } from '../../../services/cli/commands/whoami.js';
+import { done, list, one } from '../../../services/cli/render.js';
+import { align, cell, keyValue, printable, table } from '../../../services/cli/table.js';
 
 const noInput = { args: {}, options: {} };
 
@@ -27,7 +27,14 @@ t.test('control characters from the API cannot reach the terminal', async (t) =>
 });
 
 t.test('align pads every column but the last, two spaces apart, without trailing blanks', async (t) => {
-  t.equal(align([['ID', 'NAME', 'X'], ['10', 'a', ''], ['2', 'longer', 'z']]), 'ID  NAME    X\n10  a\n2   longer  z\n');
+  t.equal(
+    align([
+      ['ID', 'NAME', 'X'],
+      ['10', 'a', ''],
+      ['2', 'longer', 'z'],
+    ]),
+    'ID  NAME    X\n10  a\n2   longer  z\n',
+  );
 });
 
 t.test('table: headers in order, one line per item', async (t) => {
@@ -37,12 +44,7 @@ t.test('table: headers in order, one line per item', async (t) => {
   ];
   t.equal(
     table(users, { ID: 'id', NAME: 'name', ROLES: 'roles', 'WORK GROUPS': 'workGroupIds', DISABLED: 'disabled' }),
-    [
-      'ID  NAME   ROLES     WORK GROUPS  DISABLED',
-      '1   admin  admin     -            false',
-      '12  alice  ops, sla  1, 2         true',
-      '',
-    ].join('\n'),
+    ['ID  NAME   ROLES     WORK GROUPS  DISABLED', '1   admin  admin     -            false', '12  alice  ops, sla  1, 2         true', ''].join('\n'),
   );
   t.equal(table([], { ID: 'id', NAME: 'name' }), 'ID  NAME\n');
   t.equal(table(['odd'], { ID: 'id' }), 'ID\n-\n');
@@ -65,11 +67,14 @@ t.test('renderers: list, one (with omissions), done, and fallbacks for unexpecte
 t.test('an issued token: details without the secret, then the secret once, set apart', async (t) => {
   const text = renderIssued({ id: 5, userId: 2, name: 'laptop', expiresAt: null, token: 's3cr3t' }, noInput);
   t.equal(text.split('s3cr3t').length, 2, 'the secret appears exactly once');
-  t.match(text, /^id         5\nuserId     2\nname       laptop\nexpiresAt  -\n\nToken secret \(shown only now[^\n]*\n\n  s3cr3t\n/);
+  t.match(text, /^id {9}5\nuserId {5}2\nname {7}laptop\nexpiresAt {2}-\n\nToken secret \(shown only now[^\n]*\n\n {2}s3cr3t\n/);
 });
 
 t.test('whoami shows the user and its token, token fields prefixed', async (t) => {
   const render = whoami.commands[0]!.render;
   const text = render({ user: { id: 1, name: 'admin', roles: ['admin'] }, token: { id: 1, userId: 1, name: 'bootstrap', expiresAt: null } }, noInput);
-  t.equal(text, ['id               1', 'name             admin', 'roles            admin', 'token.id         1', 'token.name       bootstrap', 'token.expiresAt  -', ''].join('\n'));
+  t.equal(
+    text,
+    ['id               1', 'name             admin', 'roles            admin', 'token.id         1', 'token.name       bootstrap', 'token.expiresAt  -', ''].join('\n'),
+  );
 });

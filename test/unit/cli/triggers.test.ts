@@ -2,14 +2,15 @@
  * `ops triggers`: the request each command line turns into, the usage errors found before any
  * request, the list table, and one run end to end against a tiny HTTP server.
  */
-import t from 'tap';
+
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import t from 'tap';
 import { parseCommandLine } from '../../../services/cli/args.js';
 import { NOUNS } from '../../../services/cli/commands/index.js';
 import { ciRuleText, priorityText, triggers } from '../../../services/cli/commands/triggers.js';
 import { run } from '../../../services/cli/main.js';
-import type { Prepared, PrepareDeps } from '../../../services/cli/spec.js';
+import type { PrepareDeps, Prepared } from '../../../services/cli/spec.js';
 
 const TRIGGER = {
   name: 'router down',
@@ -119,7 +120,15 @@ t.test('end to end: the body is posted as JSON and a refusal prints the field pa
         return;
       }
       res.writeHead(400, { 'content-type': 'application/problem+json' });
-      res.end(JSON.stringify({ type: 'urn:ops:problem:validation', title: 'Invalid data model', status: 400, detail: 'The trigger refers to what does not exist or cannot be used', errors: [{ path: '/streamIds/0', message: 'stream 9 does not exist' }] }));
+      res.end(
+        JSON.stringify({
+          type: 'urn:ops:problem:validation',
+          title: 'Invalid data model',
+          status: 400,
+          detail: 'The trigger refers to what does not exist or cannot be used',
+          errors: [{ path: '/streamIds/0', message: 'stream 9 does not exist' }],
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -137,7 +146,7 @@ t.test('end to end: the body is posted as JSON and a refusal prints the field pa
 
   const listed = await ops(['triggers', 'list', '--stream', '1']);
   t.same([listed.code, listed.stderr], [0, '']);
-  t.match(listed.stdout, /^ID  NAME +ENABLED  STREAMS  CI RULE +PRIORITY\n1   router down  true +1 +name from host  2\n$/);
+  t.match(listed.stdout, /^ID {2}NAME +ENABLED {2}STREAMS {2}CI RULE +PRIORITY\n1 {3}router down {2}true +1 +name from host {2}2\n$/);
   t.equal(seen.at(-1)!.url, '/api/admin/v1/triggers?streamId=1');
 
   const refused = await ops(['triggers', 'create', '--body', JSON.stringify({ ...TRIGGER, streamIds: [9] })]);

@@ -23,7 +23,14 @@ t.test('entries apply in revision order; old ones are skipped, a gap is reported
 
 t.test('a snapshot loads every record and the revision', async (t) => {
   const model = new ControlModel({ notes: new Notes() });
-  model.load(new Map<string, unknown>([['note:x', 1], ['seq:note', 7], ['unknown:1', {}]]), 42);
+  model.load(
+    new Map<string, unknown>([
+      ['note:x', 1],
+      ['seq:note', 7],
+      ['unknown:1', {}],
+    ]),
+    42,
+  );
   t.equal(model.revision, 42);
   t.equal(model.slices.notes.notes.get('note:x'), 1);
   t.equal(model.sequences.current('note'), 7);

@@ -1,9 +1,7 @@
 /** Custom SLA reports on the bare control model (pure): ordering, heartbeats, finishing, requeueing, forgetting. */
 import t from 'tap';
+import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, orderReport, requeueReport } from '../../../services/control-plane/sla/sla-reports.commands.js';
 import type { SlaTemplateRecord } from '../../../services/control-plane/sla/sla-templates.slice.js';
-import {
-  finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, orderReport, requeueReport,
-} from '../../../services/control-plane/sla/sla-reports.commands.js';
 import type { PlatformCommand } from '../../../services/control-plane/slices.js';
 import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
 
@@ -11,14 +9,32 @@ const T0 = Date.parse('2026-03-10T12:00:00.000Z');
 const ID = '6f1c2b8e-3d4a-4b5c-9d6e-7f8a9b0c1d2e';
 const at = new Date(T0).toISOString();
 const template: SlaTemplateRecord = {
-  id: 1, name: 'core', description: '', period: 'Yesterday', timeZone: 'Europe/Berlin', createdAt: at, updatedAt: at,
-  ownerType: 'User', userId: 1, workGroupId: null, type: 'Single', configItems: [{ id: 1, weight: 1, withDescendants: false }],
-  priorities: [1, 3], calendar: null, excludeMaintenance: true,
+  id: 1,
+  name: 'core',
+  description: '',
+  period: 'Yesterday',
+  timeZone: 'Europe/Berlin',
+  createdAt: at,
+  updatedAt: at,
+  ownerType: 'User',
+  userId: 1,
+  workGroupId: null,
+  type: 'Single',
+  configItems: [{ id: 1, weight: 1, withDescendants: false }],
+  priorities: [1, 3],
+  calendar: null,
+  excludeMaintenance: true,
 };
 
 function model(): PlatformModel {
   const m = createControlModel();
-  m.load(new Map<string, unknown>([['user:1', { id: 1, name: 'alice', roles: ['sla-reader'], disabled: false, createdAt: at }], ['sla-template:1', template]]), 1);
+  m.load(
+    new Map<string, unknown>([
+      ['user:1', { id: 1, name: 'alice', roles: ['sla-reader'], disabled: false, createdAt: at }],
+      ['sla-template:1', template],
+    ]),
+    1,
+  );
   return m;
 }
 
@@ -33,7 +49,17 @@ const order = (m: PlatformModel) => run(m, orderReport({ id: ID, templateId: 1, 
 
 t.test('an order without range takes the template’s period in its time zone, Pending, with the counted priorities', async (t) => {
   const report = order(model());
-  t.match(report, { status: 'Pending', reportId: null, error: null, start: '2026-03-08T23:00:00.000Z', end: '2026-03-09T23:00:00.000Z', priorities: [1, 3], timeZone: 'Europe/Berlin', attempt: 1, heartbeatAt: null });
+  t.match(report, {
+    status: 'Pending',
+    reportId: null,
+    error: null,
+    start: '2026-03-08T23:00:00.000Z',
+    end: '2026-03-09T23:00:00.000Z',
+    priorities: [1, 3],
+    timeZone: 'Europe/Berlin',
+    attempt: 1,
+    heartbeatAt: null,
+  });
 });
 
 t.test('a heartbeat is the report’s last sign of life; without one it is the order', async (t) => {

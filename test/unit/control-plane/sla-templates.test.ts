@@ -12,7 +12,9 @@ const single = (id: number, owner: { userId: number } | { workGroupId: number })
   id,
   name: `t${id}`,
   ...common,
-  ...('userId' in owner ? { ownerType: 'User' as const, userId: owner.userId, workGroupId: null } : { ownerType: 'WorkGroup' as const, userId: null, workGroupId: owner.workGroupId }),
+  ...('userId' in owner
+    ? { ownerType: 'User' as const, userId: owner.userId, workGroupId: null }
+    : { ownerType: 'WorkGroup' as const, userId: null, workGroupId: owner.workGroupId }),
   type: 'Single',
   configItems: [{ id: 1, weight: 1, withDescendants: false }],
   priorities: [1, 2],
@@ -22,7 +24,19 @@ const single = (id: number, owner: { userId: number } | { workGroupId: number })
 
 function model(): PlatformModel {
   const m = createControlModel();
-  const multi: SlaTemplateRecord = { id: 4, name: 'm', ...common, ownerType: 'WorkGroup', userId: null, workGroupId: 20, type: 'Multi', templates: [{ id: 1, weight: 1 }, { id: 2, weight: 3 }] };
+  const multi: SlaTemplateRecord = {
+    id: 4,
+    name: 'm',
+    ...common,
+    ownerType: 'WorkGroup',
+    userId: null,
+    workGroupId: 20,
+    type: 'Multi',
+    templates: [
+      { id: 1, weight: 1 },
+      { id: 2, weight: 3 },
+    ],
+  };
   m.load(
     new Map<string, unknown>([
       ['user:1', { id: 1, name: 'alice', roles: ['sla-reader'], disabled: false, createdAt: at }],
@@ -41,14 +55,23 @@ function model(): PlatformModel {
 
 t.test('a user reads the templates they own and those of their workgroups, sorted by id', async (t) => {
   const m = model();
-  t.same(templatesReadableBy(m, { userId: 1, admin: false }).map((x) => x.id), [1, 3]);
-  t.same(templatesReadableBy(m, { userId: 2, admin: false }).map((x) => x.id), [2, 4]);
+  t.same(
+    templatesReadableBy(m, { userId: 1, admin: false }).map((x) => x.id),
+    [1, 3],
+  );
+  t.same(
+    templatesReadableBy(m, { userId: 2, admin: false }).map((x) => x.id),
+    [2, 4],
+  );
   t.same(templatesReadableBy(m, { userId: 99, admin: false }), []);
 });
 
 t.test('an admin reads every template', async (t) => {
   const m = model();
-  t.same(templatesReadableBy(m, { userId: 99, admin: true }).map((x) => x.id), [1, 2, 3, 4]);
+  t.same(
+    templatesReadableBy(m, { userId: 99, admin: true }).map((x) => x.id),
+    [1, 2, 3, 4],
+  );
   t.ok(canReadTemplate(m, { userId: 99, admin: true }, m.slices.slaTemplates.templates.get(2)!));
   t.notOk(canReadTemplate(m, { userId: 1, admin: false }, m.slices.slaTemplates.templates.get(2)!));
 });
@@ -56,7 +79,13 @@ t.test('an admin reads every template', async (t) => {
 t.test('publicTemplate: the spec 2.11 form, userspace 1 and no manager', async (t) => {
   const m = model();
   t.same(publicTemplate(m, m.slices.slaTemplates.templates.get(3)!), {
-    id: 3, type: 'Single', name: 't3', description: '', period: 'ThisMonth', ownerType: 'WorkGroup', userId: null,
+    id: 3,
+    type: 'Single',
+    name: 't3',
+    description: '',
+    period: 'ThisMonth',
+    ownerType: 'WorkGroup',
+    userId: null,
     workGroup: { id: 10, userspaceId: 1, name: 'Network', managerId: null },
   });
   t.same(publicTemplate(m, m.slices.slaTemplates.templates.get(1)!).workGroup, null);

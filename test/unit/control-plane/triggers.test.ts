@@ -1,9 +1,9 @@
 /** The triggers slice and its commands, on an in-memory model (no journal). */
 import t, { type Test } from 'tap';
 import type { TriggerCreateBody } from '../../../schemas/trigger.schema.js';
-import { AppError } from '../../../services/runtime/errors.js';
 import { createControlModel, type PlatformCommand, type PlatformModel } from '../../../services/control-plane/slices.js';
 import { createTrigger, deleteTrigger, patchTrigger } from '../../../services/control-plane/triggers/triggers.commands.js';
+import { AppError } from '../../../services/runtime/errors.js';
 
 const NOW = '2026-05-04T09:00:00.000Z';
 
@@ -36,7 +36,10 @@ function refused(t: Test, m: PlatformModel, command: PlatformCommand<unknown>, c
   } catch (error) {
     t.ok(error instanceof AppError);
     t.equal((error as AppError).kind, code);
-    t.same(((error as AppError).errors ?? []).map((e) => e.path), paths);
+    t.same(
+      ((error as AppError).errors ?? []).map((e) => e.path),
+      paths,
+    );
   }
 }
 
@@ -56,10 +59,21 @@ t.test('forStream is kept current on create, patch and delete, in id order', asy
   const { triggers } = m.slices;
   const a = run(m, createTrigger(body({ name: 'a', streamIds: [2, 1] }), NOW));
   const b = run(m, createTrigger(body({ name: 'b', streamIds: [1], enabled: false }), NOW));
-  t.same(triggers.forStream(1).map((x) => x.id), [a.id, b.id], 'disabled triggers are indexed too');
-  t.same(triggers.forStream(2).map((x) => x.id), [a.id]);
+  t.same(
+    triggers.forStream(1).map((x) => x.id),
+    [a.id, b.id],
+    'disabled triggers are indexed too',
+  );
+  t.same(
+    triggers.forStream(2).map((x) => x.id),
+    [a.id],
+  );
   run(m, patchTrigger(a.id, { streamIds: [2] }, NOW));
-  t.same(triggers.forStream(1).map((x) => x.id), [b.id], 'moved off stream 1');
+  t.same(
+    triggers.forStream(1).map((x) => x.id),
+    [b.id],
+    'moved off stream 1',
+  );
   t.equal(triggers.forStream(2)[0]!.streamIds.length, 1, 'the index holds the new version');
   run(m, deleteTrigger(a.id, NOW));
   t.same(triggers.forStream(2), []);
@@ -82,7 +96,10 @@ t.test('every reference and pattern is checked, all failures at once', async (t)
     createTrigger(
       body({
         streamIds: [1, 3],
-        match: [{ field: 'a', op: 'exists' }, { field: 'b', op: 'regex', pattern: '(x' }],
+        match: [
+          { field: 'a', op: 'exists' },
+          { field: 'b', op: 'regex', pattern: '(x' },
+        ],
         ci: { by: 'nameField', field: 'host', ciTypeId: 21 },
         priority: { field: 'sev', map: { '': 1, 'a/b~': 2 }, default: 4 },
       }),

@@ -17,7 +17,13 @@ t.test('a message larger than maxBytes goes alone; none, no group', async (t) =>
 });
 
 t.test('64 messages of 8 MB are never one insert', async (t) => {
-  const groups = insertGroups(Array.from({ length: 64 }, (_, i) => message(i, 8 * 1024 * 1024)), 64 * 1024 * 1024);
+  const groups = insertGroups(
+    Array.from({ length: 64 }, (_, i) => message(i, 8 * 1024 * 1024)),
+    64 * 1024 * 1024,
+  );
   t.equal(groups.length, 8);
-  t.same(groups.flat().map((m) => m.id), Array.from({ length: 64 }, (_, i) => i));
+  t.same(
+    groups.flat().map((m) => m.id),
+    Array.from({ length: 64 }, (_, i) => i),
+  );
 });

@@ -10,7 +10,11 @@ function deferred<T>() {
 const turn = () => new Promise((r) => setImmediate(r));
 
 t.test('a second batch is admitted while the first is stored; a third waits for a free slot', async (t) => {
-  const window = createStoreWindow<string>(2, async () => undefined, (e) => t.fail(String(e)));
+  const window = createStoreWindow<string>(
+    2,
+    async () => undefined,
+    (e) => t.fail(String(e)),
+  );
   const a = deferred<string>();
   const b = deferred<string>();
   let firstAdmitted = false;
@@ -77,7 +81,11 @@ t.test('batches stored by the time a follow-up starts share it; later ones get t
 
 t.test('once draining, admit resolves only when its batch is followed up, and drain waits for every batch', async (t) => {
   const done: number[] = [];
-  const window = createStoreWindow<number>(2, async (outcomes) => void done.push(...outcomes), (e) => t.fail(String(e)));
+  const window = createStoreWindow<number>(
+    2,
+    async (outcomes) => void done.push(...outcomes),
+    (e) => t.fail(String(e)),
+  );
   const first = deferred<number>();
   await window.admit(first.promise);
   const drained = window.drain().then(() => [...done]);
@@ -110,7 +118,11 @@ t.test('a follow-up that throws is reported and does not stall the batches behin
 t.test('a store that rejects is reported, left out of the follow-ups, and frees its slot', async (t) => {
   const errors: unknown[] = [];
   const seen: number[] = [];
-  const window = createStoreWindow<number>(1, async (outcomes) => void seen.push(...outcomes), (e) => errors.push(e));
+  const window = createStoreWindow<number>(
+    1,
+    async (outcomes) => void seen.push(...outcomes),
+    (e) => errors.push(e),
+  );
   await window.admit(Promise.reject(new Error('store bug')));
   await window.admit(Promise.resolve(2));
   await window.drain();

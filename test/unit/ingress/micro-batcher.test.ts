@@ -4,12 +4,12 @@
  * way at a time. Each request's promise resolves once the message holding it is acked.
  */
 import t, { type Test } from 'tap';
+import { batchPart, decodeBatch } from '../../../pipelines/records/envelope.js';
 import { createMicroBatcher } from '../../../services/ingress/micro-batcher.js';
 import { createMemoryBus } from '../../../services/runtime/adapters/bus/memory.adapter.js';
 import { RECORDS_STREAM } from '../../../services/runtime/bus-streams.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
-import { batchPart, decodeBatch } from '../../../pipelines/records/envelope.js';
 
 const BATCHING = { maxRecords: 10, maxBytes: 1000, maxWaitMs: 0, maxPendingBatches: 100, publishTimeoutMs: 5000 };
 
@@ -44,7 +44,10 @@ t.test('a part that would take its batch past maxBytes starts the next message: 
   const lines = Array.from({ length: 12 }, (_, i) => `{"pad":"${'x'.repeat(300)}","i":${i}}`);
   await Promise.all(lines.map((l) => batcher.add(1, part(l), bytesOf([l]))));
   t.same(messages.flat(), lines, 'every record once, in order');
-  t.ok(messages.every((m) => bytesOf(m) <= BATCHING.maxBytes), `message sizes ${messages.map(bytesOf).join(', ')}`);
+  t.ok(
+    messages.every((m) => bytesOf(m) <= BATCHING.maxBytes),
+    `message sizes ${messages.map(bytesOf).join(', ')}`,
+  );
   t.ok(messages.length >= 4, `${messages.length} messages`);
 });
 
@@ -53,7 +56,10 @@ t.test('a part that would take its batch past maxRecords starts the next message
   const parts = Array.from({ length: 5 }, (_, i) => part(...Array.from({ length: 4 }, (_, j) => `{"p":${i},"r":${j}}`)));
   await Promise.all(parts.map((p) => batcher.add(7, p, 40)));
   t.equal(messages.flat().length, 20);
-  t.ok(messages.every((m) => m.length <= BATCHING.maxRecords), `records per message ${messages.map((m) => m.length).join(', ')}`);
+  t.ok(
+    messages.every((m) => m.length <= BATCHING.maxRecords),
+    `records per message ${messages.map((m) => m.length).join(', ')}`,
+  );
 });
 
 t.test('flush sends what is still gathering, and waits for it', async (t) => {

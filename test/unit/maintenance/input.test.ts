@@ -41,11 +41,33 @@ t.test('full body: each missing or invalid part has its own message', async (t) 
     ['CI list empty', { ...ok, configItems: [] }, /configItems\) is empty/, '/configItems'],
     ['end not after start', { ...ok, dateEnd: ok.dateStart }, /must be after its start/, '/dateEnd'],
     ['CI id missing', { ...ok, configItems: [{ scope: 'Ci' }] }, /CI id is missing in configItems\[0\]/, '/configItems/0/id'],
-    ['invalid CI id', { ...ok, configItems: [{ id: 1, scope: 'Ci' }, { id: -3, scope: 'Ci' }] }, /Invalid CI id in configItems\[1\]: -3/, '/configItems/1/id'],
+    [
+      'invalid CI id',
+      {
+        ...ok,
+        configItems: [
+          { id: 1, scope: 'Ci' },
+          { id: -3, scope: 'Ci' },
+        ],
+      },
+      /Invalid CI id in configItems\[1\]: -3/,
+      '/configItems/1/id',
+    ],
     ['fractional CI id', { ...ok, configItems: [{ id: 1.5, scope: 'Ci' }] }, /Invalid CI id/, '/configItems/0/id'],
     ['depth below -1', { ...ok, configItems: [{ id: 1, scope: 'CiAndChildren', depth: -2 }] }, /Invalid graph depth in configItems\[0\]: -2/, '/configItems/0/depth'],
     ['fractional depth', { ...ok, configItems: [{ id: 1, scope: 'CiAndChildren', depth: 0.5 }] }, /Invalid graph depth/, '/configItems/0/depth'],
-    ['CI twice', { ...ok, configItems: [{ id: 1, scope: 'Ci' }, { id: 1, scope: 'CiAndChildren' }] }, /CI 1 is listed twice/, '/configItems/1/id'],
+    [
+      'CI twice',
+      {
+        ...ok,
+        configItems: [
+          { id: 1, scope: 'Ci' },
+          { id: 1, scope: 'CiAndChildren' },
+        ],
+      },
+      /CI 1 is listed twice/,
+      '/configItems/1/id',
+    ],
   ];
   for (const [name, body, detail, path] of cases) {
     const f = failure(() => readFullBody(body as never));
@@ -63,8 +85,24 @@ t.test('patch body: absent and null fields stay unset', async (t) => {
 
 t.test('list query: defaults, and a 400 naming each bad parameter', async (t) => {
   t.same(parseListQuery({}), { sortCol: 'id', sortDir: 'asc', page: 1, perPage: 1000, search: undefined });
-  t.same(parseListQuery({ sortCol: 'state', sortDir: 'DESC', page: '3', perPage: '-1', search: '  db ' }), { sortCol: 'state', sortDir: 'desc', page: 3, perPage: -1, search: 'db' });
-  for (const [name, value] of [['sortCol', 'configItems'], ['sortCol', 'labels'], ['sortDir', 'up'], ['page', '0'], ['page', 'x'], ['page', '1.5'], ['perPage', '0'], ['perPage', '-2'], ['perPage', '']] as const) {
+  t.same(parseListQuery({ sortCol: 'state', sortDir: 'DESC', page: '3', perPage: '-1', search: '  db ' }), {
+    sortCol: 'state',
+    sortDir: 'desc',
+    page: 3,
+    perPage: -1,
+    search: 'db',
+  });
+  for (const [name, value] of [
+    ['sortCol', 'configItems'],
+    ['sortCol', 'labels'],
+    ['sortDir', 'up'],
+    ['page', '0'],
+    ['page', 'x'],
+    ['page', '1.5'],
+    ['perPage', '0'],
+    ['perPage', '-2'],
+    ['perPage', ''],
+  ] as const) {
     const f = failure(() => parseListQuery({ [name]: value }));
     t.equal(f.kind, 'bad-request', `${name}=${value}`);
     t.equal(f.path, `/${name}`, `${name}=${value}`);

@@ -59,10 +59,7 @@ t.test('the hierarchy is read when asked: a CI moved under a covered parent is c
 });
 
 t.test('a canceled mode covers nothing; a completed one covers up to its early end', async (t) => {
-  const model = buildModel(chain, [
-    modeRecord(1, at(10), at(20), [{ ciId: 5 }], { canceledAt: at(5) }),
-    modeRecord(2, at(30), at(33), [{ ciId: 5 }], { completedAt: at(33) }),
-  ]);
+  const model = buildModel(chain, [modeRecord(1, at(10), at(20), [{ ciId: 5 }], { canceledAt: at(5) }), modeRecord(2, at(30), at(33), [{ ciId: 5 }], { completedAt: at(33) })]);
   t.same(maintenanceIntervals(model, 5, at(0), at(48)), [{ start: at(30), end: at(33) }]);
   t.same(modesCovering(model, 5, at(15)), []);
 });
@@ -75,7 +72,10 @@ t.test('a scope entry ended early, and one added late, count with their own inte
       { ciId: 5, start: at(8), end: at(10) },
     ]),
   ]);
-  t.same(maintenanceIntervals(model, 5, at(0), at(24)), [{ start: at(0), end: at(4) }, { start: at(8), end: at(10) }]);
+  t.same(maintenanceIntervals(model, 5, at(0), at(24)), [
+    { start: at(0), end: at(4) },
+    { start: at(8), end: at(10) },
+  ]);
   t.same(maintenanceIntervals(model, 3, at(0), at(24)), [{ start: at(6), end: at(10) }]);
   t.same(modesCovering(model, 5, at(5)), [], 'the gap between the two entries');
 });
@@ -93,5 +93,16 @@ t.test('an edit re-indexes the mode; a deleted mode is forgotten', async (t) => 
 t.test('mergeIntervals handles empty, single, nested and unsorted input', async (t) => {
   t.same(mergeIntervals([]), []);
   t.same(mergeIntervals([{ start: 1, end: 2 }]), [{ start: 1, end: 2 }]);
-  t.same(mergeIntervals([{ start: 5, end: 9 }, { start: 1, end: 3 }, { start: 6, end: 7 }, { start: 3, end: 4 }]), [{ start: 1, end: 4 }, { start: 5, end: 9 }]);
+  t.same(
+    mergeIntervals([
+      { start: 5, end: 9 },
+      { start: 1, end: 3 },
+      { start: 6, end: 7 },
+      { start: 3, end: 4 },
+    ]),
+    [
+      { start: 1, end: 4 },
+      { start: 5, end: 9 },
+    ],
+  );
 });

@@ -1,21 +1,53 @@
 /** A control model holding a CI hierarchy and maintenance modes, built from records, for pure tests and the bench. */
-import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
+
 import type { CiRecord } from '../../../services/control-plane/cmdb/cmdb.types.js';
 import type { MaintenanceRecord, ScopeEntryRecord } from '../../../services/control-plane/maintenance/maintenance.types.js';
+import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
 
 export const H = 3_600_000;
 export const T0 = Date.parse('2026-11-01T00:00:00.000Z');
 
 export function ciRecord(id: number, parentId: number | null): CiRecord {
   return {
-    id, name: `ci-${id}`, description: '', parentId, ownerWorkGroupId: 1, typeId: 1, labels: null, cmdbSystemId: -1, cmdbLinks: [], grants: [], influentialIds: [],
-    createdAt: '', createdBy: 1, createdByName: '', updatedAt: '', updatedBy: 1, updatedByName: '',
+    id,
+    name: `ci-${id}`,
+    description: '',
+    parentId,
+    ownerWorkGroupId: 1,
+    typeId: 1,
+    labels: null,
+    cmdbSystemId: -1,
+    cmdbLinks: [],
+    grants: [],
+    influentialIds: [],
+    createdAt: '',
+    createdBy: 1,
+    createdByName: '',
+    updatedAt: '',
+    updatedBy: 1,
+    updatedByName: '',
   };
 }
 
-export function modeRecord(id: number, start: number, end: number, entries: Array<Partial<ScopeEntryRecord> & { ciId: number }>, extra: Partial<MaintenanceRecord> = {}): MaintenanceRecord {
+export function modeRecord(
+  id: number,
+  start: number,
+  end: number,
+  entries: Array<Partial<ScopeEntryRecord> & { ciId: number }>,
+  extra: Partial<MaintenanceRecord> = {},
+): MaintenanceRecord {
   return {
-    id, title: `mode ${id}`, start, end, labels: {}, canceledAt: null, completedAt: null, createdAt: '', createdBy: 1, updatedAt: '', updatedBy: 1,
+    id,
+    title: `mode ${id}`,
+    start,
+    end,
+    labels: {},
+    canceledAt: null,
+    completedAt: null,
+    createdAt: '',
+    createdBy: 1,
+    updatedAt: '',
+    updatedBy: 1,
     entries: entries.map((e) => ({ scope: 'Ci', depth: -1, start, end, ...e })),
     ...extra,
   };

@@ -59,7 +59,14 @@ t.test('items arriving while a group runs form the next group; groups run one at
   held.open();
   await first;
   await Promise.all(second);
-  t.same(r.groups, [[1, 2], [3, 4, 5]], 'everything that arrived meanwhile, in arrival order, as one group');
+  t.same(
+    r.groups,
+    [
+      [1, 2],
+      [3, 4, 5],
+    ],
+    'everything that arrived meanwhile, in arrival order, as one group',
+  );
   t.equal(r.most(), 1, 'never two groups at once');
   await r.enqueue(6);
   t.same(r.groups.at(-1), [6], 'an item after the runner went idle starts a new group');
@@ -74,7 +81,10 @@ t.test('many items over many turns: every item runs once, in order, one group at
     if (i % 7 === 0) await nextTurn();
   }
   await Promise.all(done);
-  t.same(r.groups.flat(), Array.from({ length: 50 }, (_, i) => i));
+  t.same(
+    r.groups.flat(),
+    Array.from({ length: 50 }, (_, i) => i),
+  );
   t.ok(r.groups.length > 1, `${r.groups.length} groups`);
   t.equal(r.most(), 1);
 });

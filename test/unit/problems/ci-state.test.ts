@@ -10,8 +10,8 @@ import { ciHealth, ciState, directHealth } from '../../../services/control-plane
 import { closeProblemsOfCi, closeProblemsOfTrigger } from '../../../services/control-plane/problems/problems.commands.js';
 import type { KeySummaryRecord, PendingCloseRecord } from '../../../services/control-plane/problems/problems.types.js';
 import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
-import type { JournalChange } from '../../../services/runtime/adapters/journal/journal.port.js';
 import { closesDue } from '../../../services/problem-stage/close-sweep.js';
+import type { JournalChange } from '../../../services/runtime/adapters/journal/journal.port.js';
 import { ciRecord, modeRecord } from '../maintenance/model-fixture.js';
 
 const MIN = 60_000;
@@ -26,8 +26,20 @@ const INFLUENCE: Record<number, InfluenceFacts> = {
 
 function triggerRecord(id: number, influence: InfluenceFacts): TriggerModel {
   return {
-    id, name: `trigger ${id}`, description: '', enabled: true, streamIds: [1], match: [], ci: { by: 'idField', field: 'ci' }, priority: { value: 2 },
-    resolve: { field: 'status', values: ['ok'] }, tags: [], incidents: [], influence, createdAt: '', updatedAt: '',
+    id,
+    name: `trigger ${id}`,
+    description: '',
+    enabled: true,
+    streamIds: [1],
+    match: [],
+    ci: { by: 'idField', field: 'ci' },
+    priority: { value: 2 },
+    resolve: { field: 'status', values: ['ok'] },
+    tags: [],
+    incidents: [],
+    influence,
+    createdAt: '',
+    updatedAt: '',
   };
 }
 

@@ -36,9 +36,15 @@ t.test('hits over the size bound are split into messages under it; each key gets
   const hits = Array.from({ length: 5000 }, (_, n) => hitOf(n, n % 7 === 0 ? 2 : 0));
   const chunks = encodeHitChunks(hits, 16 * 1024);
   t.ok(chunks.length > 1, `${chunks.length} messages`);
-  t.ok(chunks.every((c) => c.byteLength <= 16 * 1024), 'each under the bound');
+  t.ok(
+    chunks.every((c) => c.byteLength <= 16 * 1024),
+    'each under the bound',
+  );
   t.same(hitsByKey(chunks), expectedByKey(hits));
-  t.same(chunks.flatMap((c) => decodeHits(c).closes), []);
+  t.same(
+    chunks.flatMap((c) => decodeHits(c).closes),
+    [],
+  );
 });
 
 t.test('one key with more hits than a message holds is split over messages in order', async (t) => {
@@ -65,7 +71,10 @@ t.test('hits under the bound stay one message, and decode to the same hits; none
 t.test('a single hit larger than the bound goes alone', async (t) => {
   const big = hitOf(7, 400);
   const chunks = encodeHitChunks([hitOf(1), big, hitOf(2)], 4 * 1024);
-  t.same(chunks.map((c) => decodeHits(c).keys.flatMap((k) => k.hits.map((h) => h.id))), [['event-1'], ['event-7'], ['event-2']]);
+  t.same(
+    chunks.map((c) => decodeHits(c).keys.flatMap((k) => k.hits.map((h) => h.id))),
+    [['event-1'], ['event-7'], ['event-2']],
+  );
 });
 
 t.test('closes travel alone and decode as sent', async (t) => {
@@ -75,7 +84,10 @@ t.test('closes travel alone and decode as sent', async (t) => {
 
 t.test('every priority and resolve flag survives the columns', async (t) => {
   const hits = Array.from({ length: 8 }, (_, n) => ({ triggerId: 1, ciId: 5, hit: { ...hitOf(n, n % 2).hit, priority: (1 + (n % 4)) as 1 | 2 | 3 | 4, resolve: n >= 4 } }));
-  t.same(decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits, hits.map((h) => h.hit));
+  t.same(
+    decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits,
+    hits.map((h) => h.hit),
+  );
 });
 
 t.test('a message written by an earlier version (hits as objects) is still read', async (t) => {
@@ -86,13 +98,19 @@ t.test('a message written by an earlier version (hits as objects) is still read'
 
 t.test('ids holding a space travel too', async (t) => {
   const hits = [hitOf(1), { ...hitOf(3), ciId: 1, hit: { ...hitOf(3).hit, id: 'an id with spaces' } }];
-  t.same(decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits.map((h) => h.id), ['event-1', 'an id with spaces']);
+  t.same(
+    decodeHits(encodeHitChunks(hits, 16 * 1024)[0]!).keys[0]!.hits.map((h) => h.id),
+    ['event-1', 'an id with spaces'],
+  );
 });
 
 t.test('the publication time travels with every message, and a message without one still reads', async (t) => {
   const hits = Array.from({ length: 3000 }, (_, n) => hitOf(n, 0, 7));
   const chunks = encodeHitChunks(hits, 8 * 1024, 1_700_000_123_456);
   t.ok(chunks.length > 1 && chunks.every((c) => c.byteLength <= 8 * 1024), 'the time fits under the bound too');
-  t.same(chunks.map((c) => decodeHits(c).sentAt), chunks.map(() => 1_700_000_123_456));
+  t.same(
+    chunks.map((c) => decodeHits(c).sentAt),
+    chunks.map(() => 1_700_000_123_456),
+  );
   t.equal(decodeHits(encodeHitChunks(hits.slice(0, 2), 8 * 1024)[0]!).sentAt, undefined);
 });

@@ -52,7 +52,15 @@ t.test('a change that folds hits off the front and appends newer ones repacks to
   let hits = Array.from({ length: 10 }, (_, n) => hitAt(n));
   let packed = packHits(hits);
   let next = 10;
-  for (const [drop, add] of [[0, 3], [2, 1], [5, 5], [0, 0], [1, 0], [12, 2], [0, 40]] as const) {
+  for (const [drop, add] of [
+    [0, 3],
+    [2, 1],
+    [5, 5],
+    [0, 0],
+    [1, 0],
+    [12, 2],
+    [0, 40],
+  ] as const) {
     const after = [...hits.slice(drop), ...Array.from({ length: add }, () => hitAt(next++))];
     const repacked = repackHits(hits, packed, after);
     t.same(repacked, packHits(after), `drop ${drop}, add ${add}`);

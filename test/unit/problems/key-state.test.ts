@@ -1,11 +1,12 @@
 /** One (trigger, CI) key of the keyed problem stage (DESIGN §7a) as a pure step, and its rows. */
-import t from 'tap';
+
 import type { Test } from 'tap';
-import { applyToKey, changedSpans, spansToWrite, type KeyInput, type KeyState, type TriggerFacts } from '../../../pipelines/problems/key-state.js';
-import { problemId, type Hit, type PriorityNumber, type TimelineLimits } from '../../../pipelines/problems/problem-timeline.js';
+import t from 'tap';
+import { applyToKey, changedSpans, type KeyInput, type KeyState, spansToWrite, type TriggerFacts } from '../../../pipelines/problems/key-state.js';
+import { type Hit, type PriorityNumber, problemId, type TimelineLimits } from '../../../pipelines/problems/problem-timeline.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
-import { rowsOfKey } from '../../../services/problem-stage/key-rows.js';
 import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
+import { rowsOfKey } from '../../../services/problem-stage/key-rows.js';
 import { ciRecord } from '../maintenance/model-fixture.js';
 
 const TRIGGER = 1;
@@ -72,7 +73,10 @@ t.test('hits are placed once per key: the first opens the problem, later ones re
   t.same(apply(state, [opening('a', 10), opening('b', 20)], FACTS), NOTHING, 'a redelivered batch changes nothing');
   const mixed = apply(state, [opening('a', 10), opening('c', 30)], FACTS);
   t.same([mixed.placed, mixed.tooLate, mixed.transition], [1, 0, false], 'only the new hit is placed');
-  t.same(mixed.state?.hits.map((h) => h.id), ['a', 'b', 'c']);
+  t.same(
+    mixed.state?.hits.map((h) => h.id),
+    ['a', 'b', 'c'],
+  );
   t.same(mixed.state?.open, { id: idOf('a'), start: at(10), end: null, lastEventAt: at(30), priority: 2, incidents: [] });
 });
 
@@ -182,11 +186,7 @@ t.test('a close dated at or before the open problem’s last event resolves it j
     }
   }
   const refreshed = stateOf(t, apply(undefined, [opening('a', 10), opening('b', 20)], FACTS));
-  t.same(
-    apply(refreshed, closing(15), FACTS).state?.hits.at(-1),
-    closeHit(15, at(20) + 1),
-    'a close between the start and the last refresh ends the problem after the refresh',
-  );
+  t.same(apply(refreshed, closing(15), FACTS).state?.hits.at(-1), closeHit(15, at(20) + 1), 'a close between the start and the last refresh ends the problem after the refresh');
 });
 
 t.test('a close on a key with nothing open changes nothing', async (t) => {
@@ -206,11 +206,7 @@ t.test('hits and a close in one call: the hits are placed, then the close after 
   );
   const open = stateOf(t, apply(undefined, [opening('a', 10)], FACTS));
   const later = apply(open, closing(30, [opening('b', 40)]), FACTS);
-  t.same(
-    [later.placed, later.transition, later.state?.hits.at(-1)],
-    [1, true, closeHit(30, at(40) + 1)],
-    'a hit dated after the close: the problem ends just after it',
-  );
+  t.same([later.placed, later.transition, later.state?.hits.at(-1)], [1, true, closeHit(30, at(40) + 1)], 'a hit dated after the close: the problem ends just after it');
 });
 
 t.test('hits and a close in one call: a problem the hits re-ordered away is still listed as removed', async (t) => {
@@ -234,20 +230,23 @@ t.test('hits and a close in one call: a problem the hits folded is still written
   const closed = stateOf(t, apply(undefined, [opening('a', 0), resolving('r', 10)], FACTS, HOUR));
   const state = stateOf(t, apply(closed, closing(300, [opening('b', 200)]), FACTS, HOUR));
   t.same(state.folded, [{ id: idOf('a'), start: at(0), end: at(10), lastEventAt: at(0), priority: 2, incidents: [] }], 'folded by the hits, kept after the close');
-  t.same(
-    rowsOfKey(rowModel(), state, 2, at(301)).map(rowShape),
-    [
-      { id: idOf('a'), is_deleted: 0, date_start: '2026-11-01 00:00:00.000', date_end: '2026-11-01 00:10:00.000', version: 2 },
-      { id: idOf('b'), is_deleted: 0, date_start: '2026-11-01 03:20:00.000', date_end: '2026-11-01 05:00:00.000', version: 2 },
-    ],
-  );
+  t.same(rowsOfKey(rowModel(), state, 2, at(301)).map(rowShape), [
+    { id: idOf('a'), is_deleted: 0, date_start: '2026-11-01 00:00:00.000', date_end: '2026-11-01 00:10:00.000', version: 2 },
+    { id: idOf('b'), is_deleted: 0, date_start: '2026-11-01 03:20:00.000', date_end: '2026-11-01 05:00:00.000', version: 2 },
+  ]);
 });
 
 t.test('a problem removed and then back is not written as deleted, even when an earlier attempt wrote it (gone)', async (t) => {
   const s1 = stateOf(t, apply(undefined, [opening('b', 20), resolving('r', 25)], FACTS));
   const s2 = stateOf(t, apply(s1, [opening('a', 10)], FACTS));
   t.same(s2.removedIds, [idOf('b')]);
-  t.same(rowsOfKey(rowModel(), s2, 2, at(26)).map((r) => [r.id, r.is_deleted]), [[idOf('a'), 0], [idOf('b'), 1]]);
+  t.same(
+    rowsOfKey(rowModel(), s2, 2, at(26)).map((r) => [r.id, r.is_deleted]),
+    [
+      [idOf('a'), 0],
+      [idOf('b'), 1],
+    ],
+  );
   const s3 = stateOf(t, apply(s2, [resolving('q', 15)], FACTS));
   t.same(s3.removedIds, [], 'b is live again');
   const unknown = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
@@ -288,8 +287,20 @@ function rowModel(withTrigger = true): PlatformModel {
 
 function triggerRecord(id: number): TriggerModel {
   return {
-    id, name: `trigger ${id}`, description: '', enabled: true, streamIds: [1], match: [], ci: { by: 'idField', field: 'ci' }, priority: { value: 2 },
-    resolve: { field: 'status', values: ['ok'] }, tags: [], incidents: [], influence: { value: 45, maxInfluence: false }, createdAt: '', updatedAt: '',
+    id,
+    name: `trigger ${id}`,
+    description: '',
+    enabled: true,
+    streamIds: [1],
+    match: [],
+    ci: { by: 'idField', field: 'ci' },
+    priority: { value: 2 },
+    resolve: { field: 'status', values: ['ok'] },
+    tags: [],
+    incidents: [],
+    influence: { value: 45, maxInfluence: false },
+    createdAt: '',
+    updatedAt: '',
   };
 }
 
@@ -303,15 +314,31 @@ const rowShape = (r: { id: string; is_deleted: number; date_start: string; date_
 
 t.test('only the problems a change created or altered are written: a refresh one, a quiet key none', async (t) => {
   const first = apply(undefined, [opening('a', 10), resolving('b', 20), opening('c', 30)], FACTS).state!;
-  t.same(changedSpans(undefined, first).map((s) => s.id), [idOf('a'), idOf('c')], 'a new key: all its problems');
+  t.same(
+    changedSpans(undefined, first).map((s) => s.id),
+    [idOf('a'), idOf('c')],
+    'a new key: all its problems',
+  );
   const refreshed = apply(first, [opening('d', 31)], FACTS).state!;
-  t.same(changedSpans(first, refreshed).map((s) => [s.id, s.lastEventAt]), [[idOf('c'), at(31)]], 'the open one, refreshed');
+  t.same(
+    changedSpans(first, refreshed).map((s) => [s.id, s.lastEventAt]),
+    [[idOf('c'), at(31)]],
+    'the open one, refreshed',
+  );
   const closed = apply(refreshed, [resolving('e', 40), resolving('f', 41)], FACTS).state!;
-  t.same(changedSpans(refreshed, closed).map((s) => [s.id, s.end]), [[idOf('c'), at(40)]], 'closed');
+  t.same(
+    changedSpans(refreshed, closed).map((s) => [s.id, s.end]),
+    [[idOf('c'), at(40)]],
+    'closed',
+  );
   const quiet = apply(closed, [resolving('g', 42)], FACTS).state!;
   t.same(changedSpans(closed, quiet), [], 'another resolve on a closed key changes no problem');
   const split = apply(quiet, [resolving('h', 15)], FACTS).state!;
-  t.same(changedSpans(quiet, split).map((s) => [s.id, s.end]), [[idOf('a'), at(15)]], 'a late resolve ends an old problem earlier');
+  t.same(
+    changedSpans(quiet, split).map((s) => [s.id, s.end]),
+    [[idOf('a'), at(15)]],
+    'a late resolve ends an old problem earlier',
+  );
 });
 
 t.test('a repeated close changes nothing, even after a later hit opened a new problem', async (t) => {

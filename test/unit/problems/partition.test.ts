@@ -42,7 +42,11 @@ t.test('partitionOf is within [0, P) and spreads keys evenly: 1 000 CIs × 3 tri
   const off = counts.filter((c) => Math.abs(c - mean) > 0.4 * mean);
   t.same(off, [], `each partition within ±40 % of the mean ${mean} (counts ${counts.join(' ')})`);
   for (const size of [1, 3, 1000]) {
-    for (const [triggerId, ciId] of [[1, 1], [5, 99_999], [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER]] as const) {
+    for (const [triggerId, ciId] of [
+      [1, 1],
+      [5, 99_999],
+      [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    ] as const) {
       t.ok(inRange(partitionOf(triggerId, ciId, size), size), `${triggerId}:${ciId} in range for P = ${size}`);
     }
   }

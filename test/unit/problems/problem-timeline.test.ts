@@ -2,13 +2,13 @@
 import t from 'tap';
 import {
   emptyTimeline,
-  placeHits,
-  problemId,
-  problemsOf,
   type Hit,
   type IncidentRef,
   type KeyTimeline,
   type PriorityNumber,
+  placeHits,
+  problemId,
+  problemsOf,
   type TimelineLimits,
 } from '../../../pipelines/problems/problem-timeline.js';
 import { seededRandom as mulberry32 } from '../../support/random.js';
@@ -47,16 +47,20 @@ t.test('the first non-resolving hit opens a problem whose id derives from that h
 
 t.test('later non-resolving hits refresh the open problem: lastEventAt, incidents merged without duplicates', async (t) => {
   const out = place([[opening('a', 10, [ref('INC-1')], 3)], [opening('b', 20, [ref('INC-1'), ref('INC-2')], 1)], [opening('c', 30, [ref('INC-1', 2)])]]);
-  t.same(out.problems, [
-    {
-      id: idOf('a'),
-      start: at(10),
-      end: null,
-      lastEventAt: at(30),
-      priority: 3,
-      incidents: [ref('INC-1'), ref('INC-2'), ref('INC-1', 2)],
-    },
-  ], 'one problem; the priority is the opening hit’s; the same id on another connector is another incident');
+  t.same(
+    out.problems,
+    [
+      {
+        id: idOf('a'),
+        start: at(10),
+        end: null,
+        lastEventAt: at(30),
+        priority: 3,
+        incidents: [ref('INC-1'), ref('INC-2'), ref('INC-1', 2)],
+      },
+    ],
+    'one problem; the priority is the opening hit’s; the same id on another connector is another incident',
+  );
 });
 
 t.test('a resolving hit closes the open problem with dateEnd = its ts; the next opening starts a new one', async (t) => {
@@ -97,10 +101,14 @@ t.test('a late opening hit before a problem’s start merges them; the old probl
   t.same(out.removedIds, [idOf('a')]);
 
   const between = place([[opening('a', 10), resolving('r', 20), opening('b', 30)], [opening('x', 25)]]);
-  t.same(between.problems.map((p) => [p.id, p.start, p.end]), [
-    [idOf('a'), at(10), at(20)],
-    [idOf('x'), at(25), null],
-  ], 'an opening between a resolve and the next problem takes that problem over');
+  t.same(
+    between.problems.map((p) => [p.id, p.start, p.end]),
+    [
+      [idOf('a'), at(10), at(20)],
+      [idOf('x'), at(25), null],
+    ],
+    'an opening between a resolve and the next problem takes that problem over',
+  );
   t.same(between.removedIds, [idOf('b')]);
 });
 
@@ -133,7 +141,10 @@ t.test('hits dated before settledUntil are counted in tooLate and ignored', asyn
 t.test('settling folds the hits older than the late window behind the newest; the problem open at the cut is carried with its id', async (t) => {
   const limits = { lateWindowMs: 60 * MIN, maxHits: 1000 };
   const out = place([[opening('a', 0, [ref('INC-1')]), opening('b', 30, [ref('INC-2')])], [opening('c', 200)]], limits);
-  t.same(out.timeline.hits.map((h) => h.id), ['c']);
+  t.same(
+    out.timeline.hits.map((h) => h.id),
+    ['c'],
+  );
   t.equal(out.timeline.settledUntil, at(200));
   t.same(out.timeline.carry, { id: idOf('a'), start: at(0), end: null, lastEventAt: at(30), priority: 2, incidents: [ref('INC-1'), ref('INC-2')] });
   const whole = [{ id: idOf('a'), start: at(0), end: null, lastEventAt: at(200), priority: 2, incidents: [ref('INC-1'), ref('INC-2')] }];
@@ -142,20 +153,36 @@ t.test('settling folds the hits older than the late window behind the newest; th
 
   const closed = place([[opening('a', 0), resolving('r', 10)], [opening('c', 200)]], limits);
   t.equal(closed.timeline.carry, null, 'a problem closed before the cut is not carried');
-  t.same(closed.problems.map((p) => p.id), [idOf('a'), idOf('c')]);
-  t.same(problemsOf(closed.timeline, TRIGGER, CI).map((p) => p.id), [idOf('c')]);
+  t.same(
+    closed.problems.map((p) => p.id),
+    [idOf('a'), idOf('c')],
+  );
+  t.same(
+    problemsOf(closed.timeline, TRIGGER, CI).map((p) => p.id),
+    [idOf('c')],
+  );
 });
 
 t.test('maxHits caps the hits kept; hits sharing the cut’s date stay together', async (t) => {
   const limits = { lateWindowMs: 24 * 60 * MIN, maxHits: 3 };
   const out = place([[opening('a', 0), opening('b', 1), opening('c', 2), opening('d', 3), opening('e', 4)]], limits);
-  t.same(out.timeline.hits.map((h) => h.id), ['c', 'd', 'e']);
+  t.same(
+    out.timeline.hits.map((h) => h.id),
+    ['c', 'd', 'e'],
+  );
   t.equal(out.timeline.settledUntil, at(2));
   t.equal(out.timeline.carry?.id, idOf('a'));
-  t.same(problemsOf(out.timeline, TRIGGER, CI).map((p) => [p.id, p.start, p.lastEventAt]), [[idOf('a'), at(0), at(4)]]);
+  t.same(
+    problemsOf(out.timeline, TRIGGER, CI).map((p) => [p.id, p.start, p.lastEventAt]),
+    [[idOf('a'), at(0), at(4)]],
+  );
 
   const tied = place([[opening('a', 0), opening('b', 0), opening('c', 1)]], { ...limits, maxHits: 2 });
-  t.same(tied.timeline.hits.map((h) => h.id), ['a', 'b', 'c'], 'the cut would split two hits of the same date');
+  t.same(
+    tied.timeline.hits.map((h) => h.id),
+    ['a', 'b', 'c'],
+    'the cut would split two hits of the same date',
+  );
   t.equal(tied.timeline.settledUntil, null);
 });
 
@@ -167,9 +194,12 @@ t.test('problem ids are UUID-shaped, deterministic, and differ by trigger, CI an
   t.equal(place([[opening('x', 1)]]).problems[0]?.id, problemId(TRIGGER, CI, 'x'), 'placeHits uses the same id');
 });
 
-
 t.test('property: any arrival order and batch split gives the same problems as all hits at once', async (t) => {
-  const keys = [[1, 10], [1, 11], [2, 10]] as const;
+  const keys = [
+    [1, 10],
+    [1, 11],
+    [2, 10],
+  ] as const;
   const incidentPool = [ref('INC-1'), ref('INC-2'), ref('INC-1', 2)];
   const mismatches: string[] = [];
   let problems = 0;

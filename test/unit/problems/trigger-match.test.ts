@@ -1,7 +1,7 @@
 /** From an event to a trigger hit (DESIGN §7): conditions, CI, resolve, priority and incidents. */
 import t from 'tap';
+import { type CiLookup, compileTrigger, type TriggeredEvent, valueAt } from '../../../pipelines/problems/trigger-match.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
-import { compileTrigger, valueAt, type CiLookup, type TriggeredEvent } from '../../../pipelines/problems/trigger-match.js';
 
 const TS = Date.parse('2026-11-01T00:00:00.000Z');
 
@@ -122,7 +122,11 @@ t.test('field paths are dot-separated and reach into nested objects', async (t) 
     },
     { alert: { severity: 'high', state: 'open', ticket: { key: 'OPS-1' } }, target: { ci: { id: 11 } } },
   );
-  t.same(nested, { triggerId: 5, ciId: 11, hit: { id: 'e1', ts: TS, resolve: false, priority: 1, incidents: [{ connectorId: 3, connectorName: 'jira', id: 'OPS-1', type: 'issue' }] } });
+  t.same(nested, {
+    triggerId: 5,
+    ciId: 11,
+    hit: { id: 'e1', ts: TS, resolve: false, priority: 1, incidents: [{ connectorId: 3, connectorName: 'jira', id: 'OPS-1', type: 'issue' }] },
+  });
 });
 
 t.test('CI by fixed id: that CI when it exists, no hit otherwise', async (t) => {

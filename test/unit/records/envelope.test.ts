@@ -3,8 +3,8 @@
  * encodes, the event worker decodes to the same records, in order, with stable indexes.
  */
 import t from 'tap';
-import { batchPart, decodeBatch, encodeBatch, MalformedBatchError, recordOf, type BatchPart, type IncomingRecord } from '../../../pipelines/records/envelope.js';
-import { validateBody, type MediaType } from '../../../pipelines/records/validate-body.step.js';
+import { type BatchPart, batchPart, decodeBatch, encodeBatch, type IncomingRecord, MalformedBatchError, recordOf } from '../../../pipelines/records/envelope.js';
+import { type MediaType, validateBody } from '../../../pipelines/records/validate-body.step.js';
 
 function part(type: MediaType, body: string, receivedAt: number): BatchPart {
   const checked = validateBody(type, body);
@@ -66,6 +66,6 @@ t.test('a wrong header or a truncated batch is a MalformedBatchError', async (t)
   t.throws(() => decodeBatch('{"v":1}\n'), MalformedBatchError);
   t.throws(() => decodeBatch('null\n'), MalformedBatchError);
   const full = encodeBatch(1, [part('application/x-ndjson', '{"a":1}\n{"a":2}\n{"a":3}', 1)]);
-  const truncated = full.split('\n').slice(0, 3).join('\n') + '\n';
+  const truncated = `${full.split('\n').slice(0, 3).join('\n')}\n`;
   t.throws(() => decodeBatch(truncated), MalformedBatchError, 'a part announcing more records than follow');
 });

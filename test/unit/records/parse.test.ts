@@ -66,7 +66,10 @@ t.test('missing parser: XML and text records are dead letters with the reason', 
 });
 
 t.test('a parser of the other type does not parse: text on an xml stream, xml on a text stream', async (t) => {
-  t.strictSame(createParseStep({ parser: { type: 'xml' } }, false)(record('text', 'hello')), { ok: false, reason: 'the stream has no text parser configured for text/plain records' });
+  t.strictSame(createParseStep({ parser: { type: 'xml' } }, false)(record('text', 'hello')), {
+    ok: false,
+    reason: 'the stream has no text parser configured for text/plain records',
+  });
   t.strictSame(createParseStep({ parser: { type: 'text' } }, false)(record('xml', '<a/>')), { ok: false, reason: 'the stream has no xml parser configured for text/xml records' });
 });
 

@@ -4,11 +4,11 @@
  * drops, static labels and the route label.
  */
 import t from 'tap';
-import type { StreamConfigModel } from '../../../schemas/stream.schema.js';
 import type { IncomingRecord, RecordKind } from '../../../pipelines/records/envelope.js';
 import { createParseStep } from '../../../pipelines/records/parse.step.js';
 import { createPreprocessStep, needsFields, type Prepared } from '../../../pipelines/records/preprocess.step.js';
 import { clickhouseDateTime, parseTimestamp } from '../../../pipelines/records/timestamps.js';
+import type { StreamConfigModel } from '../../../schemas/stream.schema.js';
 
 const RECEIVED = Date.parse('2026-11-21T12:00:00.000Z');
 const TS = '2026-11-20T08:30:00.250Z';

@@ -3,7 +3,7 @@
  * rows): ids are deterministic per (batch id, index), so a redelivered batch gives the same rows.
  */
 import t from 'tap';
-import { batchPart, encodeBatch, type BatchPart } from '../../../pipelines/records/envelope.js';
+import { type BatchPart, batchPart, encodeBatch } from '../../../pipelines/records/envelope.js';
 import { EVENT_ROW_SETTINGS, recordId } from '../../../pipelines/records/event-row.js';
 import { processBatch } from '../../../pipelines/records/record-pipeline.js';
 import type { StreamConfigModel } from '../../../schemas/stream.schema.js';
@@ -57,7 +57,15 @@ t.test('processBatch: event rows and dead letters with ids per (batch id, index)
   );
   // An object or array payload sits in the row line as it came; the insert reads it as text
   // (EVENT_ROW_SETTINGS), so the stored payload is the record's own JSON.
-  t.strictSame(events[0], { id: recordId(BATCH, 0), stream_id: 9, ts: '2026-11-21 12:00:00.000', received_at: '2026-11-21 12:00:00.000', route: 'ready', labels: { env: 'prod' }, payload: { a: 1 } });
+  t.strictSame(events[0], {
+    id: recordId(BATCH, 0),
+    stream_id: 9,
+    ts: '2026-11-21 12:00:00.000',
+    received_at: '2026-11-21 12:00:00.000',
+    route: 'ready',
+    labels: { env: 'prod' },
+    payload: { a: 1 },
+  });
   t.equal(events[1]!.ts, '2026-11-20 08:30:00.250', '@timestamp');
   t.equal(events[1]!.received_at, '2026-11-21 12:00:00.000');
   t.strictSame(events[2]!.payload, { level: 'ERROR', msg: 'disk full' });

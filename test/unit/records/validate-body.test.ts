@@ -3,7 +3,7 @@
  * Pure: validateBody alone, one test per media type and per refusal.
  */
 import t, { type Test } from 'tap';
-import { MEDIA_TYPES, validateBody, type BodyCheck } from '../../../pipelines/records/validate-body.step.js';
+import { type BodyCheck, MEDIA_TYPES, validateBody } from '../../../pipelines/records/validate-body.step.js';
 
 function accepted(t: Test, check: BodyCheck): { kind: string; lines: string[] } {
   t.equal(check.ok, true, check.ok ? 'accepted' : `refused: ${check.reason}`);
@@ -40,7 +40,7 @@ t.test('application/json: scalars are JSON texts too, each one record', async (t
 
 t.test('application/json: pretty-printed JSON folds to one line with the same value', async (t) => {
   const value = { a: 1, nested: { list: [1, 2, { deep: 'x y' }] }, '@timestamp': '2026-11-21T10:00:00.123+02:00' };
-  for (const body of [JSON.stringify(value, null, 2), JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'), '\n\n' + JSON.stringify(value) + '\r\n']) {
+  for (const body of [JSON.stringify(value, null, 2), JSON.stringify(value, null, '\t').replace(/\n/g, '\r\n'), `\n\n${JSON.stringify(value)}\r\n`]) {
     const ok = accepted(t, validateBody('application/json', body));
     t.equal(ok.lines.length, 1);
     t.notMatch(ok.lines[0]!, /[\r\n]/, 'no newline left');
@@ -70,7 +70,14 @@ t.test('application/json: an empty or blank body is refused', async (t) => {
 });
 
 t.test('@timestamp: an ISO 8601 date-time is accepted in its forms', async (t) => {
-  for (const ts of ['2026-11-21T10:00:00Z', '2026-11-21T10:00Z', '2026-11-21T10:00:00.123Z', '2026-11-21T10:00:00.123456789Z', '2026-11-21T10:00:00+02:00', '2026-11-21T10:00:00-0530']) {
+  for (const ts of [
+    '2026-11-21T10:00:00Z',
+    '2026-11-21T10:00Z',
+    '2026-11-21T10:00:00.123Z',
+    '2026-11-21T10:00:00.123456789Z',
+    '2026-11-21T10:00:00+02:00',
+    '2026-11-21T10:00:00-0530',
+  ]) {
     accepted(t, validateBody('application/json', JSON.stringify({ '@timestamp': ts })));
     accepted(t, validateBody('application/x-ndjson', JSON.stringify({ '@timestamp': ts })));
   }
@@ -155,14 +162,20 @@ t.test('text/plain: unicode and control characters survive the envelope encoding
 t.test('framing elements: a top-level JSON array is one record per element (collectd write_http JSON)', async (t) => {
   const collectd = '[{"values":[0.5],"plugin":"cpu","host":"db-1"},{"values":[12],"plugin":"memory","host":"db-1"}]';
   const ok = accepted(t, validateBody('application/json', collectd, 'elements'));
-  t.strictSame(ok.lines.map((l) => JSON.parse(l).plugin), ['cpu', 'memory']);
+  t.strictSame(
+    ok.lines.map((l) => JSON.parse(l).plugin),
+    ['cpu', 'memory'],
+  );
   t.strictSame(accepted(t, validateBody('application/json', '{"a":1}', 'elements')).lines, ['{"a":1}'], 'any other JSON text is one record');
   t.strictSame(accepted(t, validateBody('application/json', '[]', 'elements')).lines, [], 'an empty array holds no record');
 });
 
 t.test('framing elements: each NDJSON line that is an array gives its elements', async (t) => {
   const ok = accepted(t, validateBody('application/x-ndjson', '[{"n":1},{"n":2}]\n{"n":3}\n', 'elements'));
-  t.strictSame(ok.lines.map((l) => JSON.parse(l).n), [1, 2, 3]);
+  t.strictSame(
+    ok.lines.map((l) => JSON.parse(l).n),
+    [1, 2, 3],
+  );
 });
 
 t.test('framing elements: an element with a bad @timestamp refuses the body naming the element', async (t) => {
@@ -175,7 +188,10 @@ t.test('framing lines: plain text is one record per non-empty line (collectd PUT
   const body = 'PUTVAL "db-1/cpu-0/cpu-idle" interval=10 N:98\r\nPUTVAL "db-1/load/load" interval=10 N:0.5:0.4:0.3\n\nPUTVAL "db-1/memory/memory-used" N:1234\n';
   const ok = accepted(t, validateBody('text/plain', body, 'lines'));
   t.equal(ok.kind, 'text');
-  t.strictSame(ok.lines.map((l) => JSON.parse(l)), ['PUTVAL "db-1/cpu-0/cpu-idle" interval=10 N:98', 'PUTVAL "db-1/load/load" interval=10 N:0.5:0.4:0.3', 'PUTVAL "db-1/memory/memory-used" N:1234']);
+  t.strictSame(
+    ok.lines.map((l) => JSON.parse(l)),
+    ['PUTVAL "db-1/cpu-0/cpu-idle" interval=10 N:98', 'PUTVAL "db-1/load/load" interval=10 N:0.5:0.4:0.3', 'PUTVAL "db-1/memory/memory-used" N:1234'],
+  );
 });
 
 t.test('framing lines: a JSON body is read as NDJSON (syslog-ng batches sent as application/json)', async (t) => {
@@ -201,8 +217,24 @@ t.test('a slice of a line-framed body names lines of the whole body', async (t) 
 });
 
 t.test('@timestamp: a day that does not exist, or a year the event table cannot hold, refuses the body', async (t) => {
-  for (const ts of ['2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '2300-01-01T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T10:60:00Z', '2026-11-21T10:00:60Z', '2026-11-21T10:00:00+25:00']) {
-    t.match(refused(t, validateBody('application/x-ndjson', `{}\n${JSON.stringify({ '@timestamp': ts })}`)), /^Line 2: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299/, ts);
+  for (const ts of [
+    '2026-02-30T00:00:00Z',
+    '2025-02-29T00:00:00Z',
+    '1900-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '1899-12-31T23:59:59Z',
+    '2300-01-01T00:00:00Z',
+    '2026-11-21T24:00:00Z',
+    '2026-11-21T10:60:00Z',
+    '2026-11-21T10:00:60Z',
+    '2026-11-21T10:00:00+25:00',
+  ]) {
+    t.match(
+      refused(t, validateBody('application/x-ndjson', `{}\n${JSON.stringify({ '@timestamp': ts })}`)),
+      /^Line 2: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299/,
+      ts,
+    );
   }
   for (const ts of ['2024-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '1900-01-01T00:00:00Z', '2299-12-31T23:59:59.999Z', '2026-12-31T23:59:59+14:00']) {
     accepted(t, validateBody('application/json', JSON.stringify({ '@timestamp': ts })));

@@ -323,7 +323,15 @@ t.test('platform admins hold write everywhere', async (t) => {
   for (const who of [subject([], true), subject([8], true), subject([5], true)]) {
     for (const id of [1, 2, 3]) t.equal(levelOn(cmdb, who, id), Level.Write, `admin in [${[...who.workGroupIds].join(',')}], CI ${id}`);
     const all = levelsOnAll(cmdb, who);
-    t.same([...all.entries()].sort((a, b) => a[0] - b[0]), [[1, Level.Write], [2, Level.Write], [3, Level.Write]], 'levelsOnAll: write on every CI');
+    t.same(
+      [...all.entries()].sort((a, b) => a[0] - b[0]),
+      [
+        [1, Level.Write],
+        [2, Level.Write],
+        [3, Level.Write],
+      ],
+      'levelsOnAll: write on every CI',
+    );
   }
 });
 
@@ -358,7 +366,10 @@ t.test('workGroupId 0 covers a workgroup created after the grant', async (t) => 
   t.equal(levelOn(cmdb, newcomer, 4), Level.Write, 'ConfigItem');
   checkAllAgree(t, cmdb, newcomer, 'newcomer');
   const all = levelsOnAll(cmdb, newcomer);
-  t.same([1, 2, 3, 4].map((id) => all.get(id)), [Level.MonitoringRead, Level.MonitoringRead, Level.Read, Level.Write]);
+  t.same(
+    [1, 2, 3, 4].map((id) => all.get(id)),
+    [Level.MonitoringRead, Level.MonitoringRead, Level.Read, Level.Write],
+  );
 });
 
 t.test('moving a CI moves its inherited rights', async (t) => {
@@ -396,7 +407,6 @@ t.test('the can* helpers follow the implication order', async (t) => {
 });
 
 // ---------------------------------------------------------------- random forest
-
 
 /**
  * 2 000 CIs: each is a root, an orphan (parent absent from the CMDB), a child of the previous CI

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadConfig, ConfigError, isDistributed } from '../../../services/runtime/config.js';
+import { ConfigError, isDistributed, loadConfig } from '../../../services/runtime/config.js';
 
 t.test('with no environment everything is embedded under ./data on port 8080', async (t) => {
   const config = loadConfig({});

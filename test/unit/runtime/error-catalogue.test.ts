@@ -10,7 +10,7 @@ import t from 'tap';
 import { ERROR_CATALOGUE, ERROR_KINDS } from '../../../services/runtime/error-catalogue.js';
 import { fail, failFields, failLater } from '../../../services/runtime/errors.js';
 import { ERROR_DOCS_PATH, renderErrorCatalogue } from '../../../services/runtime/http/error-docs.js';
-import { STATUS_OF_KIND, problemReply } from '../../../services/runtime/http/problem.js';
+import { problemReply, STATUS_OF_KIND } from '../../../services/runtime/http/problem.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 
 const root = new URL('../../../', import.meta.url).pathname;
@@ -41,7 +41,10 @@ t.test('no error is built past the catalogue: AppError is made only by fail/fail
 t.test('the domain raises domain errors: control plane and pipelines import nothing of the HTTP layer', async (t) => {
   const domain = code.filter((f) => /^(services\/control-plane|pipelines)\//.test(f.path));
   t.ok(domain.length > 20, `${domain.length} domain files`);
-  t.same(domain.filter((f) => /from '[^']*\/http\//.test(f.text)).map((f) => f.path), []);
+  t.same(
+    domain.filter((f) => /from '[^']*\/http\//.test(f.text)).map((f) => f.path),
+    [],
+  );
 });
 
 t.test('every kind has a status, and each code a message of its own', async (t) => {
@@ -55,7 +58,14 @@ t.test('a raised error fills its template, keeps its fields and headers, and ans
   t.equal(error.detail, 'A CI named "a1" already exists with the same type');
   const reply = problemReply(error, silentLogger());
   t.equal(reply.status, 400);
-  t.same(reply.body, { type: 'urn:ops:problem:bad-request', title: 'Bad request', status: 400, detail: error.detail, code: 'ci.name_taken', errors: [{ path: '/name', message: 'already used' }] });
+  t.same(reply.body, {
+    type: 'urn:ops:problem:bad-request',
+    title: 'Bad request',
+    status: 400,
+    detail: error.detail,
+    code: 'ci.name_taken',
+    errors: [{ path: '/name', message: 'already used' }],
+  });
   const later = problemReply(failLater('control_plane.busy', 3), silentLogger());
   t.equal(later.status, 503);
   t.equal(later.headers?.['Retry-After'], '3');

@@ -50,7 +50,14 @@ t.test('the spring-forward Sunday: the hour the clock skips is not worked', asyn
   const across: WorkingCalendar = { timeZone: 'Europe/Berlin', week: [{ day: 7, from: '01:00', to: '04:00' }], holidays: [] };
   t.strictSame(workingIntervals(across, day), [span('2024-03-31T00:00:00Z', '2024-03-31T02:00:00Z')], '01:00 CET..04:00 CEST is 2 h');
   t.equal(totalLength(unattendedIntervals(across, day)), 21 * H);
-  const inside: WorkingCalendar = { timeZone: 'Europe/Berlin', week: [{ day: 7, from: '02:00', to: '03:00' }, { day: 7, from: '02:30', to: '03:30' }], holidays: [] };
+  const inside: WorkingCalendar = {
+    timeZone: 'Europe/Berlin',
+    week: [
+      { day: 7, from: '02:00', to: '03:00' },
+      { day: 7, from: '02:30', to: '03:30' },
+    ],
+    holidays: [],
+  };
   t.strictSame(workingIntervals(inside, day), [span('2024-03-31T01:00:00Z', '2024-03-31T01:30:00Z')], '02:00..03:00 never shows; 02:30..03:30 is 03:00..03:30 CEST');
 });
 
@@ -60,7 +67,11 @@ t.test('the fall-back Sunday: the hour the clock shows twice is worked twice', a
   t.strictSame(workingIntervals(across, day), [span('2024-10-26T23:00:00Z', '2024-10-27T03:00:00Z')], '01:00 CEST..04:00 CET is 4 h');
   t.equal(totalLength(unattendedIntervals(across, day)), 21 * H);
   const inside: WorkingCalendar = { timeZone: 'Europe/Berlin', week: [{ day: 7, from: '02:00', to: '02:30' }], holidays: [] };
-  t.strictSame(workingIntervals(inside, day), [span('2024-10-27T00:00:00Z', '2024-10-27T00:30:00Z'), span('2024-10-27T01:00:00Z', '2024-10-27T01:30:00Z')], '02:00..02:30 CEST and CET');
+  t.strictSame(
+    workingIntervals(inside, day),
+    [span('2024-10-27T00:00:00Z', '2024-10-27T00:30:00Z'), span('2024-10-27T01:00:00Z', '2024-10-27T01:30:00Z')],
+    '02:00..02:30 CEST and CET',
+  );
 });
 
 t.test('holidays are unattended for their whole local day', async (t) => {

@@ -1,8 +1,8 @@
 /** Issue #15: text cells of the CSV and xlsx exports cannot become formulas (OWASP CSV injection). */
 import t from 'tap';
 import { inertCellText } from '../../../pipelines/sla/export/cell-text.js';
-import { csvExport } from '../../../pipelines/sla/export/csv.js';
 import type { ExportColumn } from '../../../pipelines/sla/export/columns.js';
+import { csvExport } from '../../../pipelines/sla/export/csv.js';
 
 t.test('a cell beginning with = + - @ tab or CR gets a leading quote', async (t) => {
   for (const text of ['=HYPERLINK("http://x","y")', '+1+2', '-2+3', '@SUM(A1)', '\tx', '\rx']) t.equal(inertCellText(text)[0], "'", JSON.stringify(text));

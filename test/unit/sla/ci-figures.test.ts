@@ -3,16 +3,20 @@
  * [T0, T0 + 24 h), always attended, priorities 1 and 2 included, now a day after the range.
  */
 import t from 'tap';
-import { ciFigures } from '../../../pipelines/sla/ci-figures.js';
 import { unattendedIntervals } from '../../../pipelines/sla/calendar.js';
+import { ciFigures } from '../../../pipelines/sla/ci-figures.js';
 import { at, context, H, hours, M, pct, problem } from './sla-fixture.js';
 
 t.test('overlapping problems: each instant is weighted by the largest influence open then', async (t) => {
-  const figures = ciFigures(context(), [], [
-    problem('a', 2, 10, { influence: pct(40) }),
-    problem('b', 4, 6, { influence: pct(80), priority: 2 }),
-    problem('c', 0, 12, { priority: 3 }), // not included: no time, no count
-  ]);
+  const figures = ciFigures(
+    context(),
+    [],
+    [
+      problem('a', 2, 10, { influence: pct(40) }),
+      problem('b', 4, 6, { influence: pct(80), priority: 2 }),
+      problem('c', 0, 12, { priority: 3 }), // not included: no time, no count
+    ],
+  );
   // [2,4) 40 % = 0.8 h, [4,6) 80 % = 1.6 h, [6,10) 40 % = 1.6 h: 4 h of problem.
   t.strictSame(figures, {
     okMs: 20 * H,
@@ -58,12 +62,16 @@ t.test('maxInfluence counts the instant in full whatever the value', async (t) =
 });
 
 t.test('a problem spanning the range edges takes only its part inside the range', async (t) => {
-  const figures = ciFigures(context(), [], [
-    problem('before-start', -2, 3),
-    problem('after-end', 22, 26, { priority: 2 }),
-    problem('ends-at-start', -5, 0), // [start, end): touches the range, does not overlap it
-    problem('starts-at-end', 24, 25),
-  ]);
+  const figures = ciFigures(
+    context(),
+    [],
+    [
+      problem('before-start', -2, 3),
+      problem('after-end', 22, 26, { priority: 2 }),
+      problem('ends-at-start', -5, 0), // [start, end): touches the range, does not overlap it
+      problem('starts-at-end', 24, 25),
+    ],
+  );
   t.strictSame(figures, {
     okMs: 19 * H,
     problemMs: 5 * H,
@@ -245,7 +253,14 @@ t.test('problem time is rounded to whole milliseconds once, and ok is what remai
   // Two problems of one second each at 33.3 % in a range of three seconds.
   const range = { start: at(0), end: at(0) + 3000 };
   const third = { value: 100 / 3, maxInfluence: false };
-  const figures = ciFigures(context({ range }), [], [{ ...problem('a', 0, 0), end: at(0) + 1000, influence: third }, { ...problem('b', 0, 0), start: at(0) + 2000, end: at(0) + 3000, influence: third }]);
+  const figures = ciFigures(
+    context({ range }),
+    [],
+    [
+      { ...problem('a', 0, 0), end: at(0) + 1000, influence: third },
+      { ...problem('b', 0, 0), start: at(0) + 2000, end: at(0) + 3000, influence: third },
+    ],
+  );
   t.equal(figures.problemMs, 667, '2000 ms × 33.3 % = 666.67 ms, rounded');
   t.equal(figures.okMs, 2333);
   t.equal(figures.okMs + figures.problemMs + figures.unattendedMs + figures.maintenanceMs, 3000);

@@ -4,9 +4,9 @@
  * quotes and empty when there are none, an empty End for an open problem.
  */
 import t from 'tap';
-import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 import { ciColumns, eventColumns, templateColumns, toSeconds, zonedClock } from '../../../pipelines/sla/export/columns.js';
 import { csvExport } from '../../../pipelines/sla/export/csv.js';
+import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 
 async function* from<T>(items: readonly T[]): AsyncIterable<T> {
   yield* items;
@@ -36,7 +36,13 @@ const events: SlaEventRowModel[] = [
     configItems: [eventCi(11, 'db-1'), eventCi(12, 'db-2')],
     influence: { value: 1, maxInfluence: true },
     incidents: [
-      { connector: { id: 1, name: 'Jira' }, incidents: [{ id: 'INC-1', type: 'incident' }, { id: 'INC-2', type: 'incident' }] },
+      {
+        connector: { id: 1, name: 'Jira' },
+        incidents: [
+          { id: 'INC-1', type: 'incident' },
+          { id: 'INC-2', type: 'incident' },
+        ],
+      },
       { connector: { id: 2, name: 'Mail' }, incidents: [{ id: 'T-9', type: 'ticket' }] },
     ],
   },
@@ -71,7 +77,15 @@ const events: SlaEventRowModel[] = [
 const share = (percent: number, value: number) => ({ percent, value });
 const cis: SlaCiRowModel[] = [
   {
-    configItem: { id: 11, name: 'db-1', configItemType: ciType, isIncluded: true, withMaintenance: true, influence: { value: 0.3, maxInfluence: false }, serviceAvailability: 66.65 },
+    configItem: {
+      id: 11,
+      name: 'db-1',
+      configItemType: ciType,
+      isIncluded: true,
+      withMaintenance: true,
+      influence: { value: 0.3, maxInfluence: false },
+      serviceAvailability: 66.65,
+    },
     okTime: share(59.99, 3_599_500),
     problemTime: share(30.006, 1_800_400),
     unattendedTime: share(0.004, 1_000),
@@ -85,7 +99,15 @@ const cis: SlaCiRowModel[] = [
     eventsCount: 3,
   },
   {
-    configItem: { id: 12, name: 'Billing, EU', configItemType: { ...ciType, name: 'Service' }, isIncluded: true, withMaintenance: false, influence: { value: 1, maxInfluence: true }, serviceAvailability: 100 },
+    configItem: {
+      id: 12,
+      name: 'Billing, EU',
+      configItemType: { ...ciType, name: 'Service' },
+      isIncluded: true,
+      withMaintenance: false,
+      influence: { value: 1, maxInfluence: true },
+      serviceAvailability: 100,
+    },
     okTime: share(100, 86_400_000),
     problemTime: share(0, 0),
     unattendedTime: share(0, 0),

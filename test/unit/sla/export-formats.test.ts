@@ -3,8 +3,8 @@
  * columns by kind, and a Content-Disposition that carries a non-ASCII name (RFC 6266, 5987).
  */
 import t from 'tap';
-import type { SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 import { contentDisposition, exportFile, safeBaseName } from '../../../pipelines/sla/export/formats.js';
+import type { SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 
 async function* from<T>(items: readonly T[]): AsyncIterable<T> {
   yield* items;
@@ -59,9 +59,9 @@ t.test('an unknown time zone is refused before anything is streamed', async (t) 
 t.test('Content-Disposition: ASCII fallback and the UTF-8 name percent-encoded', async (t) => {
   t.equal(
     contentDisposition('Отчёт SLA (март).csv'),
-    "attachment; filename=\"_____ SLA (____).csv\"; filename*=UTF-8''%D0%9E%D1%82%D1%87%D1%91%D1%82%20SLA%20%28%D0%BC%D0%B0%D1%80%D1%82%29.csv",
+    'attachment; filename="_____ SLA (____).csv"; filename*=UTF-8\'\'%D0%9E%D1%82%D1%87%D1%91%D1%82%20SLA%20%28%D0%BC%D0%B0%D1%80%D1%82%29.csv',
   );
-  t.equal(contentDisposition('Café "ü" 100%.xlsx'), "attachment; filename=\"Cafe _u_ 100_.xlsx\"; filename*=UTF-8''Caf%C3%A9%20%22%C3%BC%22%20100%25.xlsx");
+  t.equal(contentDisposition('Café "ü" 100%.xlsx'), 'attachment; filename="Cafe _u_ 100_.xlsx"; filename*=UTF-8\'\'Caf%C3%A9%20%22%C3%BC%22%20100%25.xlsx');
   t.equal(contentDisposition("it's*.json"), "attachment; filename=\"it's*.json\"; filename*=UTF-8''it%27s%2A.json", "' and * are not attr-chars");
   const header = contentDisposition('Отчёт — 1.csv');
   const encoded = /filename\*=UTF-8''(.+)$/.exec(header)?.[1] ?? '';

@@ -3,8 +3,8 @@
  * (times in milliseconds), written element by element.
  */
 import t from 'tap';
-import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 import { jsonExport } from '../../../pipelines/sla/export/json.js';
+import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 
 async function* from<T>(items: readonly T[]): AsyncIterable<T> {
   yield* items;
@@ -33,7 +33,15 @@ const events: SlaEventRowModel[] = [
 ];
 const cis: SlaCiRowModel[] = [
   {
-    configItem: { id: 11, name: 'db-1', configItemType: ciType, isIncluded: true, withMaintenance: true, influence: { value: 0.3, maxInfluence: false }, serviceAvailability: 66.65 },
+    configItem: {
+      id: 11,
+      name: 'db-1',
+      configItemType: ciType,
+      isIncluded: true,
+      withMaintenance: true,
+      influence: { value: 0.3, maxInfluence: false },
+      serviceAvailability: 66.65,
+    },
     okTime: { percent: 59.99, value: 3_599_500 },
     problemTime: { percent: 30.006, value: 1_800_400 },
     unattendedTime: { percent: 0.004, value: 1_000 },

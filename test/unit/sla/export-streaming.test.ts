@@ -2,10 +2,11 @@
  * The exports stream (DESIGN §9): a report of 20 000 rows starts coming out long before its last
  * row is read, in every format, and what comes out is complete.
  */
-import t from 'tap';
+
 import ExcelJS from 'exceljs';
+import t from 'tap';
+import { type ExportFormat, exportFile } from '../../../pipelines/sla/export/formats.js';
 import type { SlaCiRowModel } from '../../../schemas/sla-export.schema.js';
-import { exportFile, type ExportFormat } from '../../../pipelines/sla/export/formats.js';
 
 const total = 20_000;
 const row = (i: number): SlaCiRowModel => ({

@@ -3,12 +3,13 @@
  * same cells as the CSV export — numbers as numbers, dates as date cells showing the zone's wall
  * time, text as text — under a bold, frozen header with an autofilter.
  */
-import t, { type Test } from 'tap';
+
 import ExcelJS from 'exceljs';
-import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
-import { ciColumns, eventColumns, templateColumns, type ExportColumn } from '../../../pipelines/sla/export/columns.js';
+import t, { type Test } from 'tap';
+import { ciColumns, type ExportColumn, eventColumns, templateColumns } from '../../../pipelines/sla/export/columns.js';
 import { csvExport } from '../../../pipelines/sla/export/csv.js';
 import { XLSX_DATE_FORMAT, xlsxExport } from '../../../pipelines/sla/export/xlsx.js';
+import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 
 async function* from<T>(items: readonly T[]): AsyncIterable<T> {
   yield* items;
@@ -30,13 +31,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
   }
   return rows;
 }
@@ -106,9 +115,22 @@ const event = (i: number): SlaEventRowModel => {
     duration: i * 60_000 + 29_999,
     priority: `Problem${(i % 4) + 1}`,
     tags: names.slice(0, i % 3).map((name, k) => ({ id: k, name, colorName: 'red' })),
-    configItems: names.slice(0, i % 4).map((name, k) => ({ id: k, name, configItemType: ciType('Host'), withMaintenance: false, influence: { value: 1, maxInfluence: true }, isIncluded: true })),
+    configItems: names
+      .slice(0, i % 4)
+      .map((name, k) => ({ id: k, name, configItemType: ciType('Host'), withMaintenance: false, influence: { value: 1, maxInfluence: true }, isIncluded: true })),
     influence: { value: 1, maxInfluence: true },
-    incidents: i % 5 === 0 ? [] : [{ connector: { id: 1, name: 'Jira' }, incidents: [{ id: `INC-${i}`, type: 'incident' }, { id: `INC-${i + 1}`, type: 'incident' }] }],
+    incidents:
+      i % 5 === 0
+        ? []
+        : [
+            {
+              connector: { id: 1, name: 'Jira' },
+              incidents: [
+                { id: `INC-${i}`, type: 'incident' },
+                { id: `INC-${i + 1}`, type: 'incident' },
+              ],
+            },
+          ],
   };
 };
 const ci = (i: number): SlaCiRowModel => {
@@ -116,7 +138,15 @@ const ci = (i: number): SlaCiRowModel => {
   const problem = 60_000 * i + 500;
   const total = ok + problem + 1_000 * i;
   return {
-    configItem: { id: 100 + i, name: names[i % names.length] ?? '', configItemType: ciType(i % 2 ? 'Service' : 'Host'), isIncluded: true, withMaintenance: false, influence: { value: i / 7, maxInfluence: false }, serviceAvailability: 0 },
+    configItem: {
+      id: 100 + i,
+      name: names[i % names.length] ?? '',
+      configItemType: ciType(i % 2 ? 'Service' : 'Host'),
+      isIncluded: true,
+      withMaintenance: false,
+      influence: { value: i / 7, maxInfluence: false },
+      serviceAvailability: 0,
+    },
     okTime: { percent: (ok / total) * 100, value: ok },
     problemTime: { percent: (problem / total) * 100, value: problem },
     unattendedTime: { percent: 0, value: 0 },
@@ -150,19 +180,39 @@ const template = (i: number): SlaTemplateRowModel => ({
 });
 
 t.test('events: the workbook holds the CSV cells, dates in the zone (over a DST change)', async (t) => {
-  await compare(t, Array.from({ length: 40 }, (_, i) => event(i)), eventColumns, 'Europe/Berlin');
+  await compare(
+    t,
+    Array.from({ length: 40 }, (_, i) => event(i)),
+    eventColumns,
+    'Europe/Berlin',
+  );
 });
 
 t.test('events in UTC', async (t) => {
-  await compare(t, Array.from({ length: 8 }, (_, i) => event(i)), eventColumns, 'UTC');
+  await compare(
+    t,
+    Array.from({ length: 8 }, (_, i) => event(i)),
+    eventColumns,
+    'UTC',
+  );
 });
 
 t.test('configItems: the workbook holds the CSV cells', async (t) => {
-  await compare(t, Array.from({ length: 30 }, (_, i) => ci(i)), ciColumns, 'UTC');
+  await compare(
+    t,
+    Array.from({ length: 30 }, (_, i) => ci(i)),
+    ciColumns,
+    'UTC',
+  );
 });
 
 t.test('templates: the workbook holds the CSV cells', async (t) => {
-  await compare(t, Array.from({ length: 3 }, (_, i) => template(i)), templateColumns, 'UTC');
+  await compare(
+    t,
+    Array.from({ length: 3 }, (_, i) => template(i)),
+    templateColumns,
+    'UTC',
+  );
 });
 
 t.test('no rows: a header-only sheet', async (t) => {

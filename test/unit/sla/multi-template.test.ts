@@ -4,25 +4,77 @@ import { calculateMulti, roundParts } from '../../../pipelines/sla/multi-templat
 import type { SlaFigures } from '../../../pipelines/sla/sla.types.js';
 import { H } from './sla-fixture.js';
 
-const a: SlaFigures = { okMs: 18 * H, problemMs: 2 * H, unattendedMs: 3 * H, maintenanceMs: H, attendedMs: 21 * H, serviceAvailability: 90, maxDowntimeMs: 1.5 * H, counts: [1, 2, 0, 0], eventsCount: 3 };
-const b: SlaFigures = { okMs: 10 * H, problemMs: 10 * H, unattendedMs: 4 * H, maintenanceMs: 0, attendedMs: 20 * H, serviceAvailability: 50, maxDowntimeMs: 5 * H, counts: [0, 1, 1, 0], eventsCount: 2 };
+const a: SlaFigures = {
+  okMs: 18 * H,
+  problemMs: 2 * H,
+  unattendedMs: 3 * H,
+  maintenanceMs: H,
+  attendedMs: 21 * H,
+  serviceAvailability: 90,
+  maxDowntimeMs: 1.5 * H,
+  counts: [1, 2, 0, 0],
+  eventsCount: 3,
+};
+const b: SlaFigures = {
+  okMs: 10 * H,
+  problemMs: 10 * H,
+  unattendedMs: 4 * H,
+  maintenanceMs: 0,
+  attendedMs: 20 * H,
+  serviceAvailability: 50,
+  maxDowntimeMs: 5 * H,
+  counts: [0, 1, 1, 0],
+  eventsCount: 2,
+};
 
 t.test('Multi weights: influence = weight / Σ weights, availability = Σ weight × availability / Σ weights', async (t) => {
-  t.strictSame(calculateMulti([{ name: 'A', weight: 3, figures: a }, { name: 'B', weight: 1, figures: b }]), {
-    serviceAvailability: 80, // (3 × 90 + 1 × 50) / 4
-    templateRows: [
-      {
-        name: 'A', weight: 3, influence: 0.75, serviceAvailability: 90,
-        okTime: 18 * H, problemTimePercent: (2 / 24) * 100, problemTime: 2 * H, attendedTime: 21 * H, unattendedTime: 3 * H, maintenanceTime: H,
-        eventsCount: 3, problem1EventsCount: 1, problem2EventsCount: 2, problem3EventsCount: 0, problem4EventsCount: 0, maxDownTime: 1.5 * H,
-      },
-      {
-        name: 'B', weight: 1, influence: 0.25, serviceAvailability: 50,
-        okTime: 10 * H, problemTimePercent: (10 / 24) * 100, problemTime: 10 * H, attendedTime: 20 * H, unattendedTime: 4 * H, maintenanceTime: 0,
-        eventsCount: 2, problem1EventsCount: 0, problem2EventsCount: 1, problem3EventsCount: 1, problem4EventsCount: 0, maxDownTime: 5 * H,
-      },
-    ],
-  });
+  t.strictSame(
+    calculateMulti([
+      { name: 'A', weight: 3, figures: a },
+      { name: 'B', weight: 1, figures: b },
+    ]),
+    {
+      serviceAvailability: 80, // (3 × 90 + 1 × 50) / 4
+      templateRows: [
+        {
+          name: 'A',
+          weight: 3,
+          influence: 0.75,
+          serviceAvailability: 90,
+          okTime: 18 * H,
+          problemTimePercent: (2 / 24) * 100,
+          problemTime: 2 * H,
+          attendedTime: 21 * H,
+          unattendedTime: 3 * H,
+          maintenanceTime: H,
+          eventsCount: 3,
+          problem1EventsCount: 1,
+          problem2EventsCount: 2,
+          problem3EventsCount: 0,
+          problem4EventsCount: 0,
+          maxDownTime: 1.5 * H,
+        },
+        {
+          name: 'B',
+          weight: 1,
+          influence: 0.25,
+          serviceAvailability: 50,
+          okTime: 10 * H,
+          problemTimePercent: (10 / 24) * 100,
+          problemTime: 10 * H,
+          attendedTime: 20 * H,
+          unattendedTime: 4 * H,
+          maintenanceTime: 0,
+          eventsCount: 2,
+          problem1EventsCount: 0,
+          problem2EventsCount: 1,
+          problem3EventsCount: 1,
+          problem4EventsCount: 0,
+          maxDownTime: 5 * H,
+        },
+      ],
+    },
+  );
 });
 
 t.test('weighted-mean times become whole milliseconds that still add up to the total', async (t) => {

@@ -25,12 +25,16 @@ function handWorked(): SingleTemplateInput {
     calendar: null,
     excludeMaintenance: true,
     cis: [
-      ci(2, [
-        problem('p-z', 30, 31),
-        problem('p-c', 20, null, { priority: 3 }),
-        problem('p-b', 11, 14, { influence: pct(50), tags, incidents }),
-        problem('p-d', -1, 1, { priority: 2 }),
-      ], { weight: 3, maintenance: [{ start: at(10), end: at(12) }] }),
+      ci(
+        2,
+        [
+          problem('p-z', 30, 31),
+          problem('p-c', 20, null, { priority: 3 }),
+          problem('p-b', 11, 14, { influence: pct(50), tags, incidents }),
+          problem('p-d', -1, 1, { priority: 2 }),
+        ],
+        { weight: 3, maintenance: [{ start: at(10), end: at(12) }] },
+      ),
       ci(1, [problem('p-a', 11, 12, { influence: { value: 100, maxInfluence: true } })]),
     ],
   };
@@ -40,7 +44,15 @@ t.test('CI rows (spec 2.14): every field, times in ms, maxDowntime in seconds, o
   const { ciRows } = calculateSingle(handWorked());
   t.strictSame(ciRows, [
     {
-      configItem: { id: 1, name: 'ci-1', configItemType: serverType, isIncluded: true, withMaintenance: false, influence: { value: 25, maxInfluence: false }, serviceAvailability: (23 / 24) * 100 },
+      configItem: {
+        id: 1,
+        name: 'ci-1',
+        configItemType: serverType,
+        isIncluded: true,
+        withMaintenance: false,
+        influence: { value: 25, maxInfluence: false },
+        serviceAvailability: (23 / 24) * 100,
+      },
       okTime: { percent: (23 / 24) * 100, value: 23 * H },
       problemTime: { percent: (1 / 24) * 100, value: H },
       unattendedTime: { percent: 0, value: 0 },
@@ -55,7 +67,15 @@ t.test('CI rows (spec 2.14): every field, times in ms, maxDowntime in seconds, o
     },
     {
       // Maintenance [10,12) first; problem [0,1) at 100 % and [12,14) at 50 %: 1 h + 1 h.
-      configItem: { id: 2, name: 'ci-2', configItemType: serverType, isIncluded: true, withMaintenance: true, influence: { value: 75, maxInfluence: false }, serviceAvailability: (20 / 22) * 100 },
+      configItem: {
+        id: 2,
+        name: 'ci-2',
+        configItemType: serverType,
+        isIncluded: true,
+        withMaintenance: true,
+        influence: { value: 75, maxInfluence: false },
+        serviceAvailability: (20 / 22) * 100,
+      },
       okTime: { percent: (20 / 24) * 100, value: 20 * H },
       problemTime: { percent: (2 / 24) * 100, value: 2 * H },
       unattendedTime: { percent: 0, value: 0 },
@@ -78,24 +98,56 @@ t.test('event rows (spec 2.13): every problem overlapping the range, its own dur
   ];
   t.strictSame(eventRows, [
     {
-      id: 'p-d', isIncluded: true, trigger: { id: 7, name: 'trigger of p-d' },
-      dateStart: '2023-12-31T23:00:00.000Z', dateEnd: '2024-01-01T01:00:00.000Z', duration: 2 * H, // not clipped to the range
-      priority: 'Problem2', tags: [], configItems: entry(2, false, 75), influence: { value: 100, maxInfluence: false }, incidents: [],
+      id: 'p-d',
+      isIncluded: true,
+      trigger: { id: 7, name: 'trigger of p-d' },
+      dateStart: '2023-12-31T23:00:00.000Z',
+      dateEnd: '2024-01-01T01:00:00.000Z',
+      duration: 2 * H, // not clipped to the range
+      priority: 'Problem2',
+      tags: [],
+      configItems: entry(2, false, 75),
+      influence: { value: 100, maxInfluence: false },
+      incidents: [],
     },
     {
-      id: 'p-a', isIncluded: true, trigger: { id: 7, name: 'trigger of p-a' },
-      dateStart: '2024-01-01T11:00:00.000Z', dateEnd: '2024-01-01T12:00:00.000Z', duration: H,
-      priority: 'Problem1', tags: [], configItems: entry(1, false, 25), influence: { value: 100, maxInfluence: true }, incidents: [],
+      id: 'p-a',
+      isIncluded: true,
+      trigger: { id: 7, name: 'trigger of p-a' },
+      dateStart: '2024-01-01T11:00:00.000Z',
+      dateEnd: '2024-01-01T12:00:00.000Z',
+      duration: H,
+      priority: 'Problem1',
+      tags: [],
+      configItems: entry(1, false, 25),
+      influence: { value: 100, maxInfluence: true },
+      incidents: [],
     },
     {
-      id: 'p-b', isIncluded: true, trigger: { id: 7, name: 'trigger of p-b' },
-      dateStart: '2024-01-01T11:00:00.000Z', dateEnd: '2024-01-01T14:00:00.000Z', duration: 3 * H,
-      priority: 'Problem1', tags, configItems: entry(2, true, 75), influence: { value: 50, maxInfluence: false }, incidents,
+      id: 'p-b',
+      isIncluded: true,
+      trigger: { id: 7, name: 'trigger of p-b' },
+      dateStart: '2024-01-01T11:00:00.000Z',
+      dateEnd: '2024-01-01T14:00:00.000Z',
+      duration: 3 * H,
+      priority: 'Problem1',
+      tags,
+      configItems: entry(2, true, 75),
+      influence: { value: 50, maxInfluence: false },
+      incidents,
     },
     {
-      id: 'p-c', isIncluded: false, trigger: { id: 7, name: 'trigger of p-c' },
-      dateStart: '2024-01-01T20:00:00.000Z', dateEnd: null, duration: 10 * H, // open: until now
-      priority: 'Problem3', tags: [], configItems: entry(2, false, 75), influence: { value: 100, maxInfluence: false }, incidents: [],
+      id: 'p-c',
+      isIncluded: false,
+      trigger: { id: 7, name: 'trigger of p-c' },
+      dateStart: '2024-01-01T20:00:00.000Z',
+      dateEnd: null,
+      duration: 10 * H, // open: until now
+      priority: 'Problem3',
+      tags: [],
+      configItems: entry(2, false, 75),
+      influence: { value: 100, maxInfluence: false },
+      incidents: [],
     },
   ]);
 });
@@ -171,7 +223,15 @@ t.test('the chunked calculation gives the same result as one call, for any split
   const whole = calculateSingle(input);
   t.equal(whole.ciRows.length, 37);
   t.ok(whole.eventRows.length > 800);
-  t.strictSame(combineCis(splitCis(input, 4).map((c) => calculateCis(c)).reverse()), whole, 'four chunks, combined in reverse');
+  t.strictSame(
+    combineCis(
+      splitCis(input, 4)
+        .map((c) => calculateCis(c))
+        .reverse(),
+    ),
+    whole,
+    'four chunks, combined in reverse',
+  );
   t.strictSame(combineCis(splitCis(input, 100).map((c) => calculateCis(c))), whole, 'one CI per chunk');
   const context = templateContext(input);
   const uneven = [input.cis.slice(0, 1), input.cis.slice(1, 30), input.cis.slice(30)].map((cis) => calculateCis({ ...context, cis }));

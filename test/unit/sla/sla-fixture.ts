@@ -1,6 +1,7 @@
 /** Builders for the SLA calculation's pure tests. T0 is Monday 2024-01-01T00:00Z. */
-import type { ProblemInput, SlaCiInput, Interval } from '../../../pipelines/sla/sla.types.js';
+
 import type { CiFiguresContext } from '../../../pipelines/sla/ci-figures.js';
+import type { Interval, ProblemInput, SlaCiInput } from '../../../pipelines/sla/sla.types.js';
 
 export const M = 60_000;
 export const H = 3_600_000;
@@ -28,7 +29,15 @@ export function problem(id: string, startH: number, endH: number | null, over: P
 export const pct = (value: number) => ({ value, maxInfluence: false });
 
 export function ci(id: number, problems: ProblemInput[], over: Partial<SlaCiInput> = {}): SlaCiInput {
-  return { id, name: `ci-${id}`, type: { id: 3, name: 'Server', description: 'A server' }, weight: 1, maintenance: [], problems: problems.map((p) => ({ ...p, ciId: id })), ...over };
+  return {
+    id,
+    name: `ci-${id}`,
+    type: { id: 3, name: 'Server', description: 'A server' },
+    weight: 1,
+    maintenance: [],
+    problems: problems.map((p) => ({ ...p, ciId: id })),
+    ...over,
+  };
 }
 
 /** A day [T0, T0 + 24 h), now well after it, priorities 1 and 2, always attended. */

@@ -1,7 +1,7 @@
 /** Local wall time ↔ UTC with Intl only, across DST changes. */
 import t from 'tap';
-import { isTimeZone, localToUtc, offsetSpans, parseClock, utcToLocal, zoneOffsetMs } from '../../../pipelines/sla/time-zone.js';
 import { isoUtc } from '../../../pipelines/sla/iso-time.js';
+import { isTimeZone, localToUtc, offsetSpans, parseClock, utcToLocal, zoneOffsetMs } from '../../../pipelines/sla/time-zone.js';
 import { H, utc } from './sla-fixture.js';
 
 t.test('wall time and UTC convert both ways away from DST changes, east and west of UTC', async (t) => {

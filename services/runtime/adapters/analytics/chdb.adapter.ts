@@ -33,10 +33,7 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
 
   const run = (sql: string, params: QueryParams | undefined, format: string): Promise<string> =>
     main.run(async (session) => {
-      const result =
-        params && Object.keys(params).length > 0
-          ? await session.queryBindAsync(sql, toChdbParams(params), { format })
-          : await session.queryAsync(sql, { format });
+      const result = params && Object.keys(params).length > 0 ? await session.queryBindAsync(sql, toChdbParams(params), { format }) : await session.queryAsync(sql, { format });
       return result.text();
     });
 

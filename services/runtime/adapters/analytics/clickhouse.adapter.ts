@@ -1,13 +1,6 @@
 /** The distributed analytics store (DESIGN §2): a ClickHouse server through @clickhouse/client. */
 import { Readable } from 'node:stream';
-import {
-  createClient,
-  drainStream,
-  ClickHouseLogLevel,
-  type ClickHouseClient,
-  type ClickHouseSettings,
-  type Logger as ClientLogger,
-} from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseLogLevel, type ClickHouseSettings, type Logger as ClientLogger, createClient, drainStream } from '@clickhouse/client';
 import type { Logger } from '../../logger.js';
 import type { AnalyticsStore, InsertOptions, QueryParams } from './analytics.port.js';
 import { toNdjson, validTableName } from './rows.js';

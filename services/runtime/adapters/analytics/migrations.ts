@@ -27,9 +27,7 @@ export async function runMigrations(store: AnalyticsStore, deps: { logger: Logge
     `CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC'))
      ENGINE = ReplacingMergeTree ORDER BY version`,
   );
-  const done = new Set(
-    (await store.query<{ version: number }>('SELECT DISTINCT version FROM schema_migrations')).map((row) => Number(row.version)),
-  );
+  const done = new Set((await store.query<{ version: number }>('SELECT DISTINCT version FROM schema_migrations')).map((row) => Number(row.version)));
   const applied: string[] = [];
   for (const migration of await listMigrations(dir)) {
     if (done.has(migration.version)) continue;

@@ -11,7 +11,7 @@ export function validTableName(table: string): string {
 /** Objects as NDJSON, the body of an `INSERT ... FORMAT JSONEachRow`. */
 export function toNdjson(rows: readonly object[]): Buffer {
   if (rows.length === 0) return Buffer.alloc(0);
-  return Buffer.from(rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  return Buffer.from(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
 }
 
 export function parseJsonEachRow<T>(text: string): T[] {

@@ -117,7 +117,10 @@ export interface Bus {
 /** The bus cannot accept a message now (down, timed out, or its backlog is over the bound). */
 export class BusUnavailableError extends Error {
   override readonly name = 'BusUnavailableError';
-  constructor(message: string, readonly retryAfterSeconds = 1) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 1,
+  ) {
     super(message);
   }
 }

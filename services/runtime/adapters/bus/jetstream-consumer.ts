@@ -3,7 +3,7 @@
  * (server gone, consumer lost with a restarted server) never end the loop: it backs off,
  * recreates the consumer and goes on, so consumers resume by themselves after a reconnect.
  */
-import { AckPolicy, createInbox, DeliverPolicy, nanos, type ConsumerConfig, type JetStreamManager, type Msg, type NatsConnection } from 'nats';
+import { AckPolicy, type ConsumerConfig, createInbox, DeliverPolicy, type JetStreamManager, type Msg, type NatsConnection, nanos } from 'nats';
 import type { Logger } from '../../logger.js';
 import type { BatchHandler, BusMessage, ConsumerSpec } from './bus.port.js';
 
@@ -212,8 +212,6 @@ export class JetStreamConsumer {
 
   private pause(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    return Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), this.stopping]).finally(() =>
-      clearTimeout(timer),
-    );
+    return Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), this.stopping]).finally(() => clearTimeout(timer));
   }
 }

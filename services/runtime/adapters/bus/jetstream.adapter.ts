@@ -4,25 +4,14 @@
  * restarted nats-server is picked up again without restarting the process; meanwhile publish
  * fails fast with BusUnavailableError and the ingress answers 503.
  */
-import {
-  connect,
-  DiscardPolicy,
-  ErrorCode,
-  nanos,
-  NatsError,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamManager,
-  type NatsConnection,
-  type StreamConfig,
-} from 'nats';
+import { connect, DiscardPolicy, ErrorCode, type JetStreamManager, type NatsConnection, NatsError, nanos, RetentionPolicy, StorageType, type StreamConfig } from 'nats';
 import type { Logger } from '../../logger.js';
 import {
-  BusUnavailableError,
   type BatchHandler,
   type Bus,
   type BusConsumer,
   type BusStats,
+  BusUnavailableError,
   type ConsumerSpec,
   type PublishAck,
   type PublishOptions,

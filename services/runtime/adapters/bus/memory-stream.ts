@@ -6,7 +6,7 @@
  * what the log still holds; its publishers wait for that write instead.
  */
 import { BusUnavailableError, type ConsumerSpec, type StreamSpec } from './bus.port.js';
-import { MemoryDurable, type DurableHost, type StoredMessage } from './memory-durable.js';
+import { type DurableHost, MemoryDurable, type StoredMessage } from './memory-durable.js';
 import type { MemoryBusLog } from './memory-log.js';
 
 export interface StreamEntry extends StoredMessage {
@@ -157,9 +157,7 @@ export class MemoryStream implements DurableHost {
   }
 
   private collect(entry: StreamEntry): void {
-    const gone =
-      this.spec.retention === 'workqueue' ||
-      (this.durables.size > 0 && [...this.durables.values()].every((d) => d.passed(entry.seq, entry.subject)));
+    const gone = this.spec.retention === 'workqueue' || (this.durables.size > 0 && [...this.durables.values()].every((d) => d.passed(entry.seq, entry.subject)));
     if (!gone) return;
     this.messages.delete(entry.seq);
     this.log?.remove(this.name, entry.seq);

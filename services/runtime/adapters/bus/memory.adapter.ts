@@ -9,11 +9,11 @@
  */
 import type { Logger } from '../../logger.js';
 import {
-  BusUnavailableError,
   type BatchHandler,
   type Bus,
   type BusConsumer,
   type BusStats,
+  BusUnavailableError,
   type ConsumerSpec,
   type PublishAck,
   type PublishOptions,
@@ -39,8 +39,7 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
 
   const events = {
     redelivered: () => void redeliveries++,
-    dropped: (stream: string, durable: string, entry: StreamEntry) =>
-      logger.warn({ stream, durable, seq: entry.seq, msgId: entry.msgId }, 'message dropped after maxDeliver'),
+    dropped: (stream: string, durable: string, entry: StreamEntry) => logger.warn({ stream, durable, seq: entry.seq, msgId: entry.msgId }, 'message dropped after maxDeliver'),
   };
 
   const streamFor = (subject: string): MemoryStream | undefined => {
@@ -118,10 +117,7 @@ function outcomeOf(stream: string, entry: StreamEntry, duplicate: boolean, timeo
   const ack: PublishAck = { stream, seq: entry.seq, duplicate };
   if (timeoutMs === undefined) return entry.outcome.then(() => ack);
   return new Promise<PublishAck>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new BusUnavailableError(`no consumer acknowledged the message within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => reject(new BusUnavailableError(`no consumer acknowledged the message within ${timeoutMs} ms`)), timeoutMs);
     entry.outcome.then(
       () => {
         clearTimeout(timer);

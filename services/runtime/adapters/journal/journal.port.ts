@@ -23,9 +23,7 @@ export interface JournalSnapshot {
   records: Map<string, unknown>;
 }
 
-export type CommitResult =
-  | { ok: true; revision: number }
-  | { ok: false; conflict: true; currentRevision: number };
+export type CommitResult = { ok: true; revision: number } | { ok: false; conflict: true; currentRevision: number };
 
 export interface Journal {
   readonly kind: 'lmdb' | 'redis';

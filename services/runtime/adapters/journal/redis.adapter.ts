@@ -7,7 +7,7 @@
  * Using the revision as the stream id lets a reader resume from its revision alone.
  * Under Redis Cluster the three keys must share a slot: give the prefix a hash tag (`{ops}:`).
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import type { Logger } from '../../logger.js';
 import { closeRedis, connectRedis, redactRedisUrl } from '../redis-connection.js';
 import type { CommitResult, Journal, JournalChange, JournalEntry, JournalSnapshot } from './journal.port.js';
@@ -81,7 +81,11 @@ export async function openRedisJournal(config: RedisJournalConfig, deps: { logge
   async function readSince(from: number): Promise<JournalEntry[]> {
     // Revision and first page from one point in time, so "nothing after `from`" is not mistaken
     // for a trimmed log when a commit lands in between.
-    const first = await client.multi().get(keys.rev).xrange(keys.log, `${from + 1}-0`, '+', 'COUNT', PAGE).exec();
+    const first = await client
+      .multi()
+      .get(keys.rev)
+      .xrange(keys.log, `${from + 1}-0`, '+', 'COUNT', PAGE)
+      .exec();
     const [revReply, pageReply] = first ?? [];
     if (!revReply || !pageReply || revReply[0] || pageReply[0]) throw revReply?.[0] ?? pageReply?.[0] ?? new Error('readSince: transaction aborted');
     const current = Number(revReply[1] ?? 0);

@@ -97,11 +97,7 @@ export async function openRedisKeyedStore(config: RedisKeyedStoreConfig, deps: {
       ensureOpen();
       checkKeyedWrites(writes);
       if (writes.length === 0) return { ok: true };
-      const args = [
-        ...writes.map((w) => prefix + w.key),
-        ...writes.map((w) => String(w.expected)),
-        ...writes.map((w) => JSON.stringify(w.value)),
-      ];
+      const args = [...writes.map((w) => prefix + w.key), ...writes.map((w) => String(w.expected)), ...writes.map((w) => JSON.stringify(w.value))];
       const conflicts = await scripts.opsKeyedPut(writes.length, ...args);
       return conflicts.length === 0 ? { ok: true } : { ok: false, conflicts: conflicts.map((i) => writes[i - 1]!.key) };
     },
