@@ -111,7 +111,7 @@ async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Pro
   // Settled: nothing left on the bus and the rows on disk unchanged over half a second.
   const settled = async (atLeast: number): Promise<Count> => {
     let last = await count();
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
       await new Promise((r) => setTimeout(r, 500));
       const now = await count();
       if (now.pending === 0 && now.rows === last.rows && now.rows >= atLeast) return now;

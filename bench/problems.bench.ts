@@ -166,7 +166,7 @@ async function scrape(ports: number[]): Promise<Record<string, number>> {
 }
 
 async function waitReady(port: number, child: Child): Promise<void> {
-  for (const deadline = Date.now() + 60_000; ; ) {
+  for (const deadline = Date.now() + 60_000; ;) {
     const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
       (r) => r.ok,
       () => false,
@@ -245,7 +245,7 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
       let at = await count();
       let end = performance.now();
       let drained = false;
-      for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 600_000; Date.now() < deadline;) {
         const empty = (at.pending['RECORDS'] ?? 0) === 0 && (at.pending['HITS'] ?? 0) === 0;
         if (empty && rowsOf(at) >= acknowledged) {
           drained = true;
@@ -258,7 +258,7 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
       const stored = rowsOf(at);
       // Settled (the requests in flight when wrk stopped may still add rows): unchanged over a second.
       let last = at;
-      for (let same = 0; same < 2; ) {
+      for (let same = 0; same < 2;) {
         await sleep(500);
         const now = await count();
         same = rowsOf(now) === rowsOf(last) && (now.pending['HITS'] ?? 0) === 0 && (now.pending['RECORDS'] ?? 0) === 0 ? same + 1 : 0;

@@ -178,7 +178,7 @@ async function timeExport(base: string, id: string, query: string): Promise<{ se
 const load = loadavg();
 const dataDir = mkdtempSync(join(tmpdir(), 'ops-sla-bench-'));
 const rows: string[][] = [];
-let exportLines: string[] = [];
+let exportLines: string[];
 try {
   let running = await start(dataDir, 1);
   const seeding = performance.now();

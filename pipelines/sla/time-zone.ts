@@ -144,7 +144,7 @@ export function offsetSpans(timeZone: string, from: number, to: number): OffsetS
   if (to <= from) return spans;
   let start = from;
   let offset = zoneOffsetMs(from, timeZone);
-  for (let probe = from; probe < to; ) {
+  for (let probe = from; probe < to;) {
     const next = Math.min(probe + SAMPLE_MS, to);
     const nextOffset = zoneOffsetMs(next === to ? to - 1 : next, timeZone);
     if (nextOffset !== offset) {

@@ -7,7 +7,7 @@
 /** Header → property name, in display order. */
 export type Columns = Readonly<Record<string, string>>;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it replaces.
+// eslint-disable-next-line no-control-regex -- control characters are what it replaces.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 export const printable = (text: string): string =>

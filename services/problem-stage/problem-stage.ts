@@ -215,7 +215,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     const heartbeat = setInterval(() => {
       for (const m of messages) m.working();
     }, HITS_ACK_WAIT_MS / 3);
-    let sentAt: number[] = [];
+    let sentAt: number[];
     try {
       const gathered = gather(messages);
       const work = gathered.work;

@@ -48,7 +48,10 @@ t.test('memory: publish resolves only once a consumer acked the message', async 
 t.test('memory: a termed message resolves its publish; a dropped one rejects it', async (t) => {
   const f = await busFixture(t, open);
   f.bus.consume(f.consumer({ maxDeliver: 2 }), async (batch) => {
-    for (const m of batch) m.msgId === 'bad' ? m.term() : m.nak();
+    for (const m of batch) {
+      if (m.msgId === 'bad') m.term();
+      else m.nak();
+    }
   });
   t.equal((await f.publish('bad')).duplicate, false, 'term: the consumer took responsibility');
   const dropped = await outcome(f.publish('nobody'));

@@ -183,7 +183,7 @@ export function journalContract(t: Test, name: string, open: OpenJournal): void 
       const r = await journal.commit(revision, sample(i));
       if (r.ok) revision = r.revision;
     }
-    await journal.commit(revision++, [{ key: 'ci:2', value: null }]);
+    await journal.commit(revision, [{ key: 'ci:2', value: null }]);
     const before = await journal.load();
     await journal.close();
     const again = track(await reopen());

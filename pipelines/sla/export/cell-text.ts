@@ -7,7 +7,7 @@
  * Applied to text columns only; numbers and dates are typed cells.
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what it is for.
+// eslint-disable-next-line no-control-regex -- finding control characters is what it is for.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 export function inertCellText(text: string): string {

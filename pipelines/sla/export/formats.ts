@@ -61,7 +61,7 @@ export function exportFile<K extends ExportKind>(kind: K, format: ExportFormat, 
 
 /** A file name without path separators, control characters or surrounding dots and blanks. */
 export function safeBaseName(name: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
+  // eslint-disable-next-line no-control-regex -- control characters are what it removes.
   const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]+/g, '_').replace(/^[\s.]+|[\s.]+$/g, '');
   return cleaned || 'report';
 }

@@ -59,7 +59,7 @@ export function levelOn(cmdb: CmdbSlice, subject: Subject, ciId: number): Level 
   if (subject.admin) return Level.Write;
   let level = ownLevel(ci, subject);
   // A plain loop rather than cmdb.ancestors(): this runs on every CI read.
-  for (let parentId = ci.parentId; parentId !== null && level !== Level.Write; ) {
+  for (let parentId = ci.parentId; parentId !== null && level !== Level.Write;) {
     const ancestor = cmdb.cis.get(parentId);
     if (!ancestor) break;
     level = Math.max(level, inheritedFrom(ancestor, subject));

@@ -99,7 +99,10 @@ t.test('the dashboard and its panels type-check against @grafana/schema, and bro
   // One mistake per copy: TypeScript reports one assignability error per declaration.
   const broken = (mistake: (copy: Json, panel: Json) => void): Json => {
     const copy = structuredClone(dashboard);
-    mistake(copy, (copy['panels'] as Json[]).find((p) => p['type'] === 'timeseries')!);
+    mistake(
+      copy,
+      (copy['panels'] as Json[]).find((p) => p['type'] === 'timeseries')!,
+    );
     return copy;
   };
   const errors = typeErrors({

@@ -230,11 +230,12 @@ t.test('distributed', { skip }, async (t) => {
     const p = await startTestPlatform({ env, parts: ['api', 'ingress'] });
     const dirs: string[] = [];
     const children: ServiceProcess[] = [];
-    let nc: NatsConnection | undefined;
+    // Closed at teardown if the test got as far as connecting.
+    const connection: { nc?: NatsConnection } = {};
     t.teardown(async () => {
       for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
       await Promise.all(children.map((c) => c.exited));
-      await nc?.close();
+      await connection.nc?.close();
       await p.stop();
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
@@ -252,7 +253,7 @@ t.test('distributed', { skip }, async (t) => {
     // A killed worker's unacknowledged messages come back after the consumer's ack wait (60 s in
     // the product). The test shortens it on the server once the worker has set up the durable
     // consumer, so the redelivery happens within the test's time.
-    nc = await connect({ servers: servers.nats.url });
+    const nc = (connection.nc = await connect({ servers: servers.nats.url }));
     const jsm: JetStreamManager = await nc.jetstreamManager();
     const shortenAckWait = async (): Promise<void> => {
       const deadline = Date.now() + 10_000;

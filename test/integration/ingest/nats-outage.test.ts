@@ -61,7 +61,7 @@ if (skip) {
       const marker = `o-${i}`;
       const startedIn = phase;
       const started = Date.now();
-      let status = 0;
+      let status: number;
       let retryAfter: string | null = null;
       try {
         const response = await fetch(`${p.base}${PATH}?streamKey=${encodeURIComponent(key)}`, {
@@ -112,7 +112,7 @@ if (skip) {
     const ok = answers.filter((a) => a.status === 200);
     let counts = new Map<string, number>();
     /** What the durable consumer has yet to deliver or to see acknowledged. */
-    let outstanding = -1;
+    let outstanding: number;
     const deadline = Date.now() + 30_000;
     for (;;) {
       const info = await jsm.consumers.info('RECORDS', EVENT_WORKER_CONSUMER.durable).catch(() => undefined);

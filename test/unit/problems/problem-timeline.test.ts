@@ -244,7 +244,7 @@ t.test('property: any arrival order and batch split gives the same problems as a
       }
       if (round === 3) shuffled.sort((a, b) => a.hit.ts - b.hit.ts || (a.hit.id < b.hit.id ? -1 : 1));
       const batches: Array<typeof hits> = [];
-      for (let i = 0; i < shuffled.length; ) {
+      for (let i = 0; i < shuffled.length;) {
         const size = 1 + int(5);
         batches.push(shuffled.slice(i, i + size));
         i += size;

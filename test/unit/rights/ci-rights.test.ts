@@ -103,7 +103,7 @@ function oracle(specs: ReadonlyMap<number, CiSpec>, who: Subject, ciId: number):
   let level: Name = who.workGroupIds.has(ci.owner) ? 'Write' : 'None';
   for (const g of ci.grants ?? []) if ((g.shareType === 'ConfigItem' || g.shareType === 'Tree') && counts(g)) level = stronger(level, best(g));
   const seen = new Set<number>([ciId]);
-  for (let up = ci.parentId; up !== null && !seen.has(up); ) {
+  for (let up = ci.parentId; up !== null && !seen.has(up);) {
     seen.add(up);
     const ancestor = specs.get(up);
     if (!ancestor) break;

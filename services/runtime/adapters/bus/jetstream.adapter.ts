@@ -61,7 +61,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
     jsm = await nc.jetstreamManager({ timeout: API_TIMEOUT_MS });
   } catch (err) {
     await nc.close();
-    throw new Error(`JetStream is not available at ${withoutCredentials(config.url)}: ${describe(err)}`);
+    throw new Error(`JetStream is not available at ${withoutCredentials(config.url)}: ${describe(err)}`, { cause: err });
   }
   const js = nc.jetstream({ timeout: API_TIMEOUT_MS });
   const streams = new Map<string, StreamSpec>();
@@ -98,7 +98,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
           await jsm.streams.update(spec.name, cfg);
         } catch (err) {
           if (isUnavailable(err)) throw unavailable(`stream ${spec.name} not updated`, err);
-          throw new Error(`stream ${spec.name} cannot be created (${describe(addError)}) nor updated (${describe(err)})`);
+          throw new Error(`stream ${spec.name} cannot be created (${describe(addError)}) nor updated (${describe(err)})`, { cause: err });
         }
       }
       streams.set(spec.name, spec);
