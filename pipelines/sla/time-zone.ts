@@ -123,6 +123,21 @@ export function wallToUtc(wall: number, timeZone: string): number {
   return wall - before;
 }
 
+/**
+ * wallToUtc's rule with the zone's offsets taken from `offsetAt` (e.g. a table of offsetSpans)
+ * instead of Intl: for callers that resolve many wall times in one zone and year.
+ */
+export function wallToUtcBy(wall: number, offsetAt: (utcMs: number) => number): number {
+  const before = offsetAt(wall - DAY_MS);
+  const after = offsetAt(wall + DAY_MS);
+  if (before === after) return wall - before;
+  const early = wall - Math.max(before, after);
+  const late = wall - Math.min(before, after);
+  if (offsetAt(early) === Math.max(before, after)) return early;
+  if (offsetAt(late) === Math.min(before, after)) return late;
+  return wall - before;
+}
+
 /** A stretch of time over which the zone keeps one offset. */
 export interface OffsetSpan {
   start: number;
