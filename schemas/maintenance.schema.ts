@@ -30,6 +30,37 @@ export const ScopeEntry = Type.Object({
   dateEnd: UtcDateTime,
 });
 
+/**
+ * Issue #17, not in the spec: a recurring mode. Its dateStart/dateEnd are the first occurrence;
+ * the others follow `rule` in local time in `timeZone` (docs/decisions.md, "Recurring modes").
+ */
+export const RecurrenceInput = Type.Object(
+  {
+    rule: Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description:
+        'RFC 5545 RRULE value: FREQ DAILY, WEEKLY or MONTHLY, with INTERVAL, COUNT or UNTIL, BYDAY (ordinals for MONTHLY, e.g. -1FR), BYMONTHDAY, BYSETPOS, WKST; e.g. FREQ=WEEKLY;BYDAY=SU',
+    }),
+    timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone in which the occurrences keep their wall-clock times, e.g. Europe/Berlin' }),
+    exdates: Type.Optional(
+      Type.Array(Type.String({ maxLength: 10, description: 'Local date YYYY-MM-DD' }), { maxItems: 1000, description: 'Local dates whose occurrence is skipped' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const Occurrence = Type.Object({ dateStart: UtcDateTime, dateEnd: UtcDateTime });
+
+export const RecurrenceView = Type.Object({
+  rule: Type.String(),
+  timeZone: Type.String(),
+  exdates: Type.Array(Type.String()),
+  seriesEnd: Type.Union([UtcDateTime, Type.Null()], { description: 'End of the last occurrence (or when the series was completed); null when the rule has no end' }),
+  current: Type.Union([Occurrence, Type.Null()], { description: 'The occurrence running now, if any' }),
+  next: Type.Array(Occurrence, { description: 'The next occurrences that start after now (at most 5)' }),
+});
+
 export const MaintenanceMode = Type.Object({
   id: Type.Integer(),
   title: Nullable(Type.String()),
@@ -39,6 +70,7 @@ export const MaintenanceMode = Type.Object({
   state: ModeState,
   configItems: Type.Array(ScopeEntry),
   labels: MaintenanceLabels,
+  recurrence: Type.Optional(RecurrenceView),
 });
 
 export const ScopeInput = Type.Object({
@@ -53,6 +85,7 @@ const modeFields = {
   dateEnd: Type.Optional(Nullable(InputDateTime)),
   configItems: Type.Optional(Nullable(Type.Array(ScopeInput, { maxItems: LIMITS.listItems }))),
   labels: Type.Optional(Nullable(MaintenanceLabels)),
+  recurrence: Type.Optional(Nullable(RecurrenceInput)),
 };
 
 /** #4. dateStart, dateEnd and a non-empty configItems are required (checked by the domain). */
@@ -94,7 +127,36 @@ export const BatchValidateQuery = Type.Object({
   batchValidate: Type.Optional(Type.String({ description: 'true: refuse the mode when any CI is unknown or not accessible; false (default): drop those CIs' })),
 });
 
+/** Issue #17: POST …/rsm-maintenance/preview answers what the body would do, saving nothing. */
+export const PreviewQuery = Type.Object({
+  batchValidate: Type.Optional(Type.String({ description: 'As for #4: true refuses the body when a CI is unknown or not accessible' })),
+  occurrences: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'How many occurrences to show (default 10)' })),
+});
+
+const LocalDateTimeText = Type.String({ description: 'Wall-clock date-time in the mode’s time zone, YYYY-MM-DDTHH:MM:SS' });
+
+export const MaintenancePreview = Type.Object({
+  configItems: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      via: Type.Object({ id: Type.Integer({ description: 'The scope entry’s CI' }), scope: ScopeName, depth: Type.Integer() }),
+    }),
+    { description: 'The CIs the mode would cover now that the caller may see' },
+  ),
+  dropped: Type.Array(Type.Integer(), { description: 'Scope CIs left out: unknown or not readable by the caller' }),
+  hiddenConfigItems: Type.Integer({ description: 'Descendants the mode would cover that the caller may not see (counted, not named)' }),
+  timeZone: Type.String({ description: 'The zone of the local times: the recurrence’s, or UTC' }),
+  occurrences: Type.Array(Type.Object({ dateStart: UtcDateTime, dateEnd: UtcDateTime, localStart: LocalDateTimeText, localEnd: LocalDateTimeText })),
+  overlaps: Type.Array(Type.Object({ id: Type.Integer(), title: Nullable(Type.String()) }), {
+    description: 'Modes the caller may see that already cover one of these CIs during one of these occurrences',
+  }),
+});
+
 export type MaintenanceModeModel = Static<typeof MaintenanceMode>;
+export type MaintenancePreviewModel = Static<typeof MaintenancePreview>;
+export type RecurrenceInputBody = Static<typeof RecurrenceInput>;
+export type RecurrenceViewModel = Static<typeof RecurrenceView>;
 export type ScopeEntryModel = Static<typeof ScopeEntry>;
 export type ScopeInputBody = Static<typeof ScopeInput>;
 export type MaintenanceCreateBody = Static<typeof MaintenanceCreate>;
@@ -141,3 +203,29 @@ export const maintenanceEditedExample = {
 } satisfies MaintenanceModeModel;
 
 export const maintenanceFilterExample = { dateStart: { moreThanOrEqual: '2026-03-01T00:00:00Z' }, configItemIds: [2] } satisfies MaintenanceFilterBody;
+
+/** A weekly Sunday-night window in Berlin, previewed across the spring-forward night of 2027-03-28. */
+export const maintenancePreviewBodyExample = {
+  title: 'Weekly patch window',
+  dateStart: '2027-03-21T02:00:00+01:00',
+  dateEnd: '2027-03-21T04:00:00+01:00',
+  configItems: [{ id: 1, scope: 'CiAndChildren', depth: 1 }],
+  recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SU', timeZone: 'Europe/Berlin' },
+} satisfies MaintenanceCreateBody;
+
+/** 02:00 does not exist on 2027-03-28: that night's window is 03:00–04:00 CEST, one hour. */
+export const maintenancePreviewExample = {
+  configItems: [
+    { id: 1, name: 'billing', via: { id: 1, scope: 'CiAndChildren', depth: 1 } },
+    { id: 3, name: 'billing-api', via: { id: 1, scope: 'CiAndChildren', depth: 1 } },
+  ],
+  dropped: [],
+  hiddenConfigItems: 0,
+  timeZone: 'Europe/Berlin',
+  occurrences: [
+    { dateStart: '2027-03-21T01:00:00.000Z', dateEnd: '2027-03-21T03:00:00.000Z', localStart: '2027-03-21T02:00:00', localEnd: '2027-03-21T04:00:00' },
+    { dateStart: '2027-03-28T01:00:00.000Z', dateEnd: '2027-03-28T02:00:00.000Z', localStart: '2027-03-28T03:00:00', localEnd: '2027-03-28T04:00:00' },
+    { dateStart: '2027-04-04T00:00:00.000Z', dateEnd: '2027-04-04T02:00:00.000Z', localStart: '2027-04-04T02:00:00', localEnd: '2027-04-04T04:00:00' },
+  ],
+  overlaps: [{ id: 1, title: 'PostgreSQL 17 upgrade' }],
+} satisfies MaintenancePreviewModel;

@@ -158,6 +158,7 @@ export const ERROR_CATALOGUE = {
   'maintenance.canceled_change': { kind: 'bad-request', message: 'Maintenance mode {id} was canceled, so it cannot be changed' },
   'maintenance.ended_complete': { kind: 'bad-request', message: 'Maintenance mode {id} has already ended, so it cannot be completed' },
   'maintenance.ended_change': { kind: 'bad-request', message: 'Maintenance mode {id} has already ended, so it cannot be changed' },
+  'maintenance.recurrence_invalid': { kind: 'bad-request', message: 'The recurrence is not valid: {reason}' },
   'maintenance.query_invalid': { kind: 'bad-request', message: 'Invalid {name}: {value}; {why}' },
   'maintenance.filter_empty': { kind: 'bad-request', message: 'The filter is empty: give at least one of ids, dateStart, dateEnd, configItemIds' },
 
@@ -198,6 +199,13 @@ export const ERROR_CATALOGUE = {
   'sla_report.pending': { kind: 'bad-request', message: 'Custom SLA report {id} is not ready yet; poll GET ordered/{id} until its status is Ok' },
   'sla_report.failed': { kind: 'bad-request', message: 'Custom SLA report {id} failed and has nothing to export: {error}' },
   'sla_report.expired': { kind: 'gone', message: 'Custom SLA report {id} was created more than a day ago; its results are gone. Order it again.' },
+
+  // Calendar feeds of maintenance modes (issue #17).
+  'calendar_feed.token_missing': { kind: 'unauthorized', message: 'The feedToken query parameter is missing; subscribe with the url given when the feed was created' },
+  'calendar_feed.token_unknown': { kind: 'unauthorized', message: 'The feed token is not known' },
+  'calendar_feed.revoked': { kind: 'unauthorized', message: 'Calendar feed {id} has been revoked' },
+  'calendar_feed.not_found': { kind: 'not-found', message: 'Calendar feed {id} not found' },
+  'calendar_feed.too_many': { kind: 'conflict', message: 'You have {limit} active calendar feeds, the most allowed; revoke one first' },
 
   // The platform itself.
   'control_plane.busy': { kind: 'unavailable', message: 'The control plane is too busy to take this change now; retry' },

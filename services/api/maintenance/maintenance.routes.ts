@@ -20,13 +20,18 @@ import {
   maintenanceFilterExample,
   maintenanceModeExample,
   maintenancePatchExample,
+  MaintenancePreview,
+  maintenancePreviewBodyExample,
+  maintenancePreviewExample,
   maintenanceReplaceExample,
+  PreviewQuery,
 } from '../../../schemas/maintenance.schema.js';
 import type { Actor } from '../../control-plane/cmdb/ci-checks.js';
 import { createMode, editMode, findMode } from '../../control-plane/maintenance/maintenance.commands.js';
 import type { MaintenanceRecord } from '../../control-plane/maintenance/maintenance.types.js';
 import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
 import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
+import { previewMode } from '../../control-plane/maintenance/maintenance-preview.js';
 import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
 import { fail, failFields } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
@@ -124,6 +129,28 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
         const options = batchValidate(req);
         const input = readFullBody(req.body as MaintenanceCreateBody);
         return answer(201, await cp.execute(createMode(input, options, actorOf(req), deps.now())));
+      },
+    },
+    {
+      ...write,
+      method: 'POST',
+      path: `${MAINTENANCE_PREFIX}/preview`,
+      name: 'maintenance.previewMode',
+      summary: 'What a mode body (#4) would do, without saving it: CIs covered, first occurrences, overlapping modes (issue #17)',
+      schema: {
+        query: PreviewQuery,
+        body: MaintenanceCreate,
+        bodyExample: maintenancePreviewBodyExample,
+        responses: { 200: { description: 'The preview', schema: MaintenancePreview, example: maintenancePreviewExample }, ...problems(400, 401, 403, 415) },
+      },
+      handler: (req) => {
+        const options = batchValidate(req);
+        const input = readFullBody(req.body as MaintenanceCreateBody);
+        const count = (req.queryValues['occurrences'] as number | undefined) ?? 10;
+        const now = deps.now();
+        const p = previewMode(model, input, options, actorOf(req), now, count);
+        const iso = (ms: number) => new Date(ms).toISOString();
+        return json(200, { ...p, occurrences: p.occurrences.map((o) => ({ dateStart: iso(o.start), dateEnd: iso(o.end), localStart: o.localStart, localEnd: o.localEnd })) });
       },
     },
     {

@@ -3,7 +3,8 @@
  * ("start time missing", "invalid CI id", "invalid graph depth"...). These checks need nothing
  * but the body, so they run before the mode is looked up (400 before 404, as for CIs).
  */
-import type { MaintenanceCreateBody, MaintenanceUpdateBody, ScopeInputBody } from '../../../schemas/maintenance.schema.js';
+import { checkRecurrence, type RecurrenceInput } from '../../../pipelines/maintenance/recurrence.js';
+import type { MaintenanceCreateBody, MaintenanceUpdateBody, RecurrenceInputBody, ScopeInputBody } from '../../../schemas/maintenance.schema.js';
 import { failFields } from '../../runtime/errors.js';
 import type { Scope } from './maintenance.types.js';
 
@@ -20,7 +21,17 @@ export interface ModeInput {
   end?: number;
   scope?: ScopeItem[];
   labels?: Record<string, string>;
+  /** null: not recurring (PUT without one); undefined: as stored (PATCH). */
+  recurrence?: RecurrenceInput | null;
   cancel: boolean;
+}
+
+/** A recurrence as the body gives it, checked (issue #17): every problem at once, by path. */
+function readRecurrence(body: RecurrenceInputBody): RecurrenceInput {
+  const input: RecurrenceInput = { rule: body.rule, timeZone: body.timeZone, exdates: body.exdates ?? [] };
+  const problems = checkRecurrence(input);
+  if (problems.length > 0) throw failFields('maintenance.recurrence_invalid', problems, { reason: `${problems[0]!.path} ${problems[0]!.message}` });
+  return input;
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
@@ -77,6 +88,7 @@ export function readFullBody(body: MaintenanceCreateBody | MaintenanceUpdateBody
     end,
     scope: readScope(body.configItems),
     labels: body.labels ?? {},
+    recurrence: body.recurrence ? readRecurrence(body.recurrence) : null,
     cancel: 'cancel' in body && body.cancel === true,
   };
 }
@@ -90,6 +102,7 @@ export function readPatchBody(body: MaintenanceUpdateBody): ModeInput {
   if (input.start !== undefined && input.end !== undefined) requireEndAfterStart(input.start, input.end);
   if (body.configItems !== null && body.configItems !== undefined) input.scope = readScope(body.configItems);
   if (body.labels !== null && body.labels !== undefined) input.labels = body.labels;
+  if (body.recurrence !== null && body.recurrence !== undefined) input.recurrence = readRecurrence(body.recurrence);
   return input;
 }
 

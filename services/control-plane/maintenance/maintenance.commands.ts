@@ -8,7 +8,8 @@ import { fail, failFields } from '../../runtime/errors.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
-import { type MaintenanceRecord, modeState, type ScopeEntryRecord } from './maintenance.types.js';
+import { checkRecurrenceStart, compileRecurrence, type RecurrenceInput } from '../../../pipelines/maintenance/recurrence.js';
+import { type MaintenanceRecord, modeState, type RecurrenceRecord, type ScopeEntryRecord } from './maintenance.types.js';
 import { type ModeInput, requireEndAfterStart, requireEndInFuture, type ScopeItem } from './maintenance-input.js';
 
 export interface ScopeOptions {
@@ -21,6 +22,11 @@ const accessible = (model: PlatformModel, actor: Actor, ciId: number): boolean =
 
 /** The CIs the caller may put in maintenance; spec 4.2 `batchValidate` decides about the others. */
 function resolveScope(model: PlatformModel, actor: Actor, items: ScopeItem[], options: ScopeOptions): ScopeItem[] {
+  return accessibleScope(model, actor, items, options).kept;
+}
+
+/** resolveScope, also naming the CIs left out (the preview shows them). */
+export function accessibleScope(model: PlatformModel, actor: Actor, items: ScopeItem[], options: ScopeOptions): { kept: ScopeItem[]; dropped: number[] } {
   const failing = items.map((item, i) => ({ item, i })).filter(({ item }) => !accessible(model, actor, item.ciId));
   if (options.batchValidate && failing.length > 0) {
     throw failFields(
@@ -31,14 +37,24 @@ function resolveScope(model: PlatformModel, actor: Actor, items: ScopeItem[], op
   }
   const kept = items.filter((item) => accessible(model, actor, item.ciId));
   if (kept.length === 0) throw failFields('maintenance.no_ci_accessible', [{ path: '/configItems', message: 'no CI found or accessible' }]);
-  return kept;
+  return { kept, dropped: failing.map(({ item }) => item.ciId) };
+}
+
+/** The stored rule of a recurring mode whose first occurrence is [start, end): its series' end computed. */
+export function recurrenceRecord(input: RecurrenceInput, start: number, end: number): RecurrenceRecord {
+  // A first occurrence that is not a date of the rule is a set RFC 5545 leaves undefined (and calendar clients read differently).
+  const problems = checkRecurrenceStart(input, start);
+  if (problems.length > 0) throw failFields('maintenance.recurrence_invalid', problems, { reason: `${problems[0]!.path} ${problems[0]!.message}` });
+  return { rule: input.rule, timeZone: input.timeZone, exdates: input.exdates ?? [], seriesEnd: compileRecurrence(input, start, end).lastEnd };
 }
 
 export function createMode(input: ModeInput, options: ScopeOptions, actor: Actor, now: number): PlatformCommand<number> {
   return (model) => {
     const start = input.start!;
     const end = input.end!;
-    requireEndInFuture(end, now);
+    const recurrence = input.recurrence ? recurrenceRecord(input.recurrence, start, end) : undefined;
+    // A recurring mode may have begun: what must lie ahead is the end of its series.
+    requireEndInFuture(recurrence?.seriesEnd ?? end, now);
     const scope = resolveScope(model, actor, input.scope!, options);
     const next = model.sequences.next('maint');
     const at = new Date(now).toISOString();
@@ -47,7 +63,8 @@ export function createMode(input: ModeInput, options: ScopeOptions, actor: Actor
       title: input.title ?? null,
       start,
       end,
-      entries: scope.map((item) => ({ ...item, start, end })),
+      ...(recurrence ? { recurrence } : {}),
+      entries: scope.map((item) => ({ ...item, start, end: recurrence?.seriesEnd ?? end })),
       labels: input.labels ?? {},
       canceledAt: null,
       completedAt: null,
@@ -121,18 +138,23 @@ export function editMode(id: number, input: ModeInput, options: ScopeOptions, ac
       throw failFields('maintenance.start_fixed', [{ path: '/dateStart', message: 'cannot change once the mode has started' }], { id });
     }
     requireEndAfterStart(start, end);
+    const wanted = input.recurrence === undefined ? mode.recurrence : input.recurrence;
+    const recurrence = wanted ? recurrenceRecord(wanted, start, end) : undefined;
+    const seriesEnd = recurrence?.seriesEnd ?? end;
     // A cancel ends the mode now, whatever end the body names.
-    if (!input.cancel) requireEndInFuture(end, now);
+    if (!input.cancel) requireEndInFuture(seriesEnd, now);
     const scope = input.scope && resolveScope(model, actor, input.scope, options);
 
     let entries: ScopeEntryRecord[];
     if (state === 'Scheduled') {
       const items = scope ?? mode.entries;
-      entries = items.map((item) => ({ ciId: item.ciId, scope: item.scope, depth: item.depth, start, end }));
-    } else entries = runningEntries(mode, scope, end, now);
+      entries = items.map((item) => ({ ciId: item.ciId, scope: item.scope, depth: item.depth, start, end: seriesEnd }));
+    } else entries = runningEntries(mode, scope, seriesEnd, now);
 
+    const { recurrence: _before, ...rest } = mode;
     const next: MaintenanceRecord = {
-      ...mode,
+      ...rest,
+      ...(recurrence ? { recurrence } : {}),
       title: input.title === undefined ? mode.title : input.title,
       start,
       end,
@@ -144,7 +166,10 @@ export function editMode(id: number, input: ModeInput, options: ScopeOptions, ac
     if (input.cancel && state === 'Scheduled') next.canceledAt = now;
     if (input.cancel && state === 'Active') {
       next.completedAt = now;
-      next.end = now;
+      // A recurring mode keeps its first occurrence as it was (the rule's wall-clock length is
+      // read from it): its series ends now, and the occurrence running now with it.
+      if (next.recurrence) next.recurrence = { ...next.recurrence, seriesEnd: now };
+      else next.end = now;
       next.entries = entries.map((e) => (e.end > now ? { ...e, end: now } : e));
     }
     return { changes: [{ key: `maint:${id}`, value: next }], result: () => id };

@@ -17,12 +17,27 @@ export interface ScopeEntryRecord {
   end: number;
 }
 
+/**
+ * A recurring mode's rule (issue #17; pipelines/maintenance/recurrence.ts): the mode's `start`
+ * and `end` are its first occurrence, the others follow the rule in local time in `timeZone`.
+ */
+export interface RecurrenceRecord {
+  /** RFC 5545 RRULE value, e.g. `FREQ=WEEKLY;BYDAY=SU`. */
+  rule: string;
+  timeZone: string;
+  /** Local dates (YYYY-MM-DD) whose occurrence is skipped. */
+  exdates: string[];
+  /** The end of the series: the last occurrence's end, ENDLESS, or when it was completed early. */
+  seriesEnd: number;
+}
+
 export interface MaintenanceRecord {
   id: number;
   title: string | null;
-  /** Epoch milliseconds, so the interval questions of the pipelines parse nothing. */
+  /** Epoch milliseconds, so the interval questions of the pipelines parse nothing. A recurring mode's are its first occurrence. */
   start: number;
   end: number;
+  recurrence?: RecurrenceRecord;
   entries: ScopeEntryRecord[];
   labels: Record<string, string>;
   /** Set when a scheduled mode was canceled: it never covers anything. */
@@ -35,10 +50,14 @@ export interface MaintenanceRecord {
   updatedBy: number;
 }
 
+/** Where the mode ends: its one window's end, or, recurring, its series' end. */
+export const modeEnd = (mode: MaintenanceRecord): number => mode.recurrence?.seriesEnd ?? mode.end;
+
+/** A recurring mode is `Active` from its first occurrence until its series ends, between windows too. */
 export function modeState(mode: MaintenanceRecord, now: number): ModeState {
   if (mode.canceledAt !== null) return 'Canceled';
   if (now < mode.start) return 'Scheduled';
-  if (now < mode.end) return 'Active';
+  if (now < modeEnd(mode)) return 'Active';
   return 'Completed';
 }
 

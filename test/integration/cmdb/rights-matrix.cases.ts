@@ -280,6 +280,15 @@ export const ACTS: Act[] = [
     snapshot: (env, f) => modesOn(env, f.ci.ci.id),
   },
   {
+    route: `POST ${MAINT}/preview`,
+    act: 'maintenance preview of a mode on it (issue #17): as create, without saving',
+    cis: one('read', 400),
+    ok: 200,
+    changes: false,
+    request: (f, env) => ({ method: 'POST', path: `${MAINT}/preview`, json: { title: 'by the caller', ...window(env, f.ci.ci.id) } }),
+    snapshot: (env, f) => modesOn(env, f.ci.ci.id),
+  },
+  {
     route: `PUT ${MAINT}/:id`,
     act: 'maintenance #5 replace a mode on it',
     cis: one('read', 403),
@@ -325,6 +334,11 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`GET ${CL}/elastic`]: { why: 'a fixed version document for Elasticsearch shippers' },
   [`GET ${CL}/elastic/`]: { why: 'a fixed version document for Elasticsearch shippers' },
   [`POST ${CL}/alertmanager`]: streamKey,
+  // Issue #17: a user's own calendar feeds; the calendar shows what the maintenance list (#1) would show its owner, with the same visibility rule (calendar-feed.test.ts).
+  [`POST ${MAINT}/calendar-feeds`]: { why: "creates a feed of the caller's own; no CI is named" },
+  [`GET ${MAINT}/calendar-feeds`]: { why: "the caller's own calendar feeds" },
+  [`DELETE ${MAINT}/calendar-feeds/:id`]: { why: "revokes one of the caller's feeds (an admin: anyone's); no CI is named" },
+  [`GET ${MAINT}/calendar.ics`]: { why: "authorised by a feed token, not a bearer token; shows the modes the list (#1) shows the feed's owner, tested in calendar-feed.test.ts" },
   [`GET ${A}/me`]: { why: "the caller's own user and workgroups" },
   [`GET ${A}/users`]: ADMIN_ONLY,
   [`POST ${A}/users`]: ADMIN_ONLY,
