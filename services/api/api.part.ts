@@ -17,6 +17,7 @@ import type { ApiDeps } from './api-deps.js';
 import { createAuthenticator } from './auth.js';
 import { configItemRoutes } from './cmdb/config-items.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
+import { calendarRoutes } from './maintenance/calendar.routes.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 import { withCatchUp } from './read-after-write.js';
 import { slaReportRoutes } from './sla/sla-reports.routes.js';
@@ -42,6 +43,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...publicReferenceRoutes(deps),
     ...configItemRoutes(deps),
     ...maintenanceRoutes(deps),
+    ...calendarRoutes(deps),
     ...slaTemplateAdminRoutes(deps),
     ...slaTemplateRoutes(deps),
     ...slaReportRoutes(deps),

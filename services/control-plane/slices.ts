@@ -2,6 +2,7 @@
 
 import { CmdbSlice } from './cmdb/cmdb.slice.js';
 import { IdentitySlice } from './identity/identity.slice.js';
+import { CalendarFeedsSlice } from './maintenance/calendar-feeds.slice.js';
 import { MaintenanceSlice } from './maintenance/maintenance.slice.js';
 import { type Command, ControlModel } from './model.js';
 import { ProblemSummarySlice } from './problems/problem-summary.slice.js';
@@ -15,6 +16,7 @@ export type PlatformModel = ControlModel<{
   cmdb: CmdbSlice;
   streams: StreamsSlice;
   maintenance: MaintenanceSlice;
+  calendarFeeds: CalendarFeedsSlice;
   triggers: TriggersSlice;
   problems: ProblemSummarySlice;
   slaTemplates: SlaTemplatesSlice;
@@ -28,6 +30,7 @@ export function createControlModel(): PlatformModel {
     cmdb: new CmdbSlice(),
     streams: new StreamsSlice(),
     maintenance: new MaintenanceSlice(),
+    calendarFeeds: new CalendarFeedsSlice(),
     triggers: new TriggersSlice(),
     problems: new ProblemSummarySlice(),
     slaTemplates: new SlaTemplatesSlice(),

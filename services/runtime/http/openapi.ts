@@ -32,6 +32,7 @@ const REQUIREMENTS: Record<NonNullable<Route['security']>, Array<Record<string, 
   bearer: [{ bearer: [] }],
   streamKey: [{ streamKeyQuery: [] }, { streamKeyHeader: [] }],
   streamKeyOrBasic: [{ streamKeyQuery: [] }, { streamKeyHeader: [] }, { streamKeyBasic: [] }],
+  feedToken: [{ feedToken: [] }],
 };
 
 const STREAM_KEY_REFUSED = 'A missing or undeclared key, or the key of an inactive stream or of one pending deletion, gets 422 (spec 7.4).';
@@ -53,6 +54,15 @@ const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'basic',
     description: `The stream key as the password of HTTP Basic authentication; the user name is ignored (for shippers that can send nothing else). ${STREAM_KEY_REFUSED}`,
+  },
+  feedToken: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'feedToken',
+    description:
+      'The token of a calendar feed (`POST /api/public/sm/v1/rsm-maintenance/calendar-feeds`), in the query because calendar clients subscribe to a bare URL. ' +
+      'It reads that one calendar and nothing else, and is not a bearer token. A missing, unknown or revoked token, or one whose owner is disabled or deleted, gets 401; ' +
+      'an owner without base-system.rsm-maintenance.read gets 403.',
   },
 };
 

@@ -84,8 +84,9 @@ export interface Route {
   /**
    * How the caller proves who it is; documented in the OpenAPI document. `streamKeyOrBasic`:
    * the stream key in the query, the header, or as the password of HTTP Basic authentication.
+   * `feedToken`: a calendar feed's token in the query, for clients that can send nothing else.
    */
-  security?: 'bearer' | 'streamKey' | 'streamKeyOrBasic';
+  security?: 'bearer' | 'streamKey' | 'streamKeyOrBasic' | 'feedToken';
   schema: RouteSchema;
   /** Media types accepted for the body; a route with a body defaults to application/json. */
   accepts?: string[];
