@@ -15,6 +15,7 @@
  */
 import { XMLValidator } from 'fast-xml-parser';
 import type { RecordKind } from './envelope.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 import { isIsoDateTime, STORABLE_YEARS } from './timestamps.js';
 
 export const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonlines', 'text/xml', 'text/plain'] as const;
@@ -39,6 +40,7 @@ function checkTimestamp(value: unknown, where: string): string | undefined {
 }
 
 function parseJson(text: string, where: string): { value: unknown } | { reason: string } {
+  if (jsonNestsDeeperThan(text)) return { reason: `${where}nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` };
   try {
     return { value: JSON.parse(text) };
   } catch (error) {

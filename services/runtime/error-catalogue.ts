@@ -48,6 +48,7 @@ export const ERROR_CATALOGUE = {
   'http.body_not_decodable': { kind: 'bad-request', message: 'The body is not valid {encoding} data: {reason}' },
   'http.body_empty': { kind: 'empty-body', message: 'The request body is empty' },
   'http.body_not_json': { kind: 'invalid-json', message: 'The body is not valid JSON: {reason}' },
+  'http.body_too_deep': { kind: 'bad-request', message: 'The body nests arrays and objects deeper than {limit} levels' },
   'http.body_invalid': { kind: 'validation', message: 'The request does not match the data model' },
   'http.query_invalid': { kind: 'validation', message: 'Invalid query parameters' },
   'http.parameter_invalid': { kind: 'bad-request', message: 'Invalid {name}: {value}' },

@@ -11,6 +11,7 @@ import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
 import { MAX_HEADER_BYTES } from './uws.js';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../pipelines/records/json-depth.js';
 
 /** Charsets a body may declare: UTF-8, and US-ASCII, which is a part of it. */
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
@@ -277,10 +278,12 @@ export class Exchange implements ResponseState {
 }
 
 function parseJson(body: Buffer, checker: Checker): unknown {
-  if (body.length === 0 || body.toString('utf8').trim() === '') throw fail('http.body_empty');
+  const text = body.toString('utf8');
+  if (body.length === 0 || text.trim() === '') throw fail('http.body_empty');
+  if (jsonNestsDeeperThan(text)) throw fail('http.body_too_deep', { limit: MAX_JSON_DEPTH });
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw fail('http.body_not_json', { reason: (error as Error).message });
   }

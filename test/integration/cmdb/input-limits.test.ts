@@ -65,3 +65,15 @@ t.test('maintenance: a title over 255 characters or a label name with a newline 
   t.equal(search.status, 200);
   t.equal(search.body.length, 1);
 });
+
+t.test('a body nesting arrays or objects deeper than 64 levels is a 400 naming the limit, not a 500; nothing is stored', async (t) => {
+  const before = await countCis();
+  // Written out: JSON.stringify itself overflows the stack on the deeper one.
+  const body = (levels: number): string => `{"name":"${k.uniq('deep')}","ownerWorkGroup":{"id":${wg.id}},"labels":{"x":${'['.repeat(levels)}"leaf"${']'.repeat(levels)}}}`;
+  for (const levels of [65, 100_000]) {
+    const answer = await k.api('POST', CIS, { body: body(levels), headers: { 'content-type': 'application/json' } });
+    isProblem(t, answer, 400, 'bad-request', /deeper than 64 levels/);
+    t.equal(answer.body.code, 'http.body_too_deep');
+  }
+  t.equal(await countCis(), before);
+});

@@ -155,6 +155,19 @@ t.test("a day that does not exist, or a year out of the event table's range, is 
   t.equal(await rowCount('events', s.id), 0);
 });
 
+t.test('a record nesting deeper than 64 levels is a 400 naming the line, also as a whole JSON body; nothing stored', async (t) => {
+  const s = await newStream();
+  const deep = (levels: number): string => `{"n":2,"x":${'['.repeat(levels)}1${']'.repeat(levels)}}`;
+  const ndjson = await post(s.key, 'application/x-ndjson', ['{"n":1}', deep(100_000), '{"n":3}'].join('\n'));
+  t.equal(ndjson.status, 400);
+  t.match(ndjson.body.detail, /^Line 2 is nested deeper than 64 levels of arrays and objects/);
+  const whole = await post(s.key, 'application/json', deep(65));
+  t.equal(whole.status, 400);
+  t.match(whole.body.detail, /nested deeper than 64 levels of arrays and objects/);
+  t.equal((await post(s.key, 'application/json', deep(63))).status, 200, '64 levels are taken');
+  t.equal(await rowCount('events', s.id), 1);
+});
+
 t.test('101 records in 101 different months: 200, and all 101 are stored', async (t) => {
   const s = await newStream();
   const lines = Array.from({ length: 101 }, (_, i) => JSON.stringify({ n: i, '@timestamp': new Date(Date.UTC(2010, i, 15)).toISOString() }));
