@@ -34,6 +34,8 @@ export interface CalculationPhases {
   mathsMs: number;
   /** Storing the rows the export shows. */
   storeMs: number;
+  /** The `now` of the calculation: open problems last until it. */
+  calculatedAt?: number;
 }
 
 /** A failure the analyst should read as it is (the report's `error`). */
@@ -163,8 +165,11 @@ function pack(context: PackedChunk['context'], cis: PackedCi[], grouped: Map<num
 }
 
 /** Runs the report's calculation and stores its rows; the caller records the outcome. */
-export async function calculateReport(deps: CalculationDeps, report: SlaReportRecord): Promise<CalculationPhases> {
-  const phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, storeMs: 0 };
+export async function calculateReport(calculation: CalculationDeps, report: SlaReportRecord): Promise<CalculationPhases> {
+  // One `now` for every template of the report, recorded with it so its timeline can replay it.
+  const now = calculation.now();
+  const deps: CalculationDeps = { ...calculation, now: () => now };
+  const phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, storeMs: 0, calculatedAt: now };
   const templates = deps.model.slices.slaTemplates.templates;
   const template = templates.get(report.templateId);
   if (!template) throw new ReportError(`SLA template ${report.templateId} was deleted before the report was calculated`);

@@ -108,7 +108,9 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
   try {
     await hooks.beforeCalculation?.(report.id);
     const phases = await calculateReport(deps, report);
-    await ctx.controlPlane.execute(finishReport(report.id, { status: 'Ok', reportId: randomUUID() }, ctx.now()));
+    await ctx.controlPlane.execute(
+      finishReport(report.id, { status: 'Ok', reportId: randomUUID(), ...(phases.calculatedAt === undefined ? {} : { calculatedAt: phases.calculatedAt }) }, ctx.now()),
+    );
     const round = (ms: number) => Math.round(ms);
     took('ok');
     for (const [phase, ms] of [

@@ -27,6 +27,7 @@ import { queueJob } from '../../sla-worker/sla-jobs.js';
 import type { ApiDeps } from '../api-deps.js';
 import { problems } from '../route-kit.js';
 import { eventRows, storedRows } from './report-results.js';
+import { slaTimelineRoutes } from './sla-timeline.routes.js';
 import { SLA_PREFIX, SLA_READ, slaReaderOf } from './sla-templates.routes.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -60,6 +61,15 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
     // The one who ordered it reads it; so does whoever may read its template (and admins).
     const allowed = reader.admin || report.userId === reader.userId || (template !== undefined && canReadTemplate(model, reader, template));
     if (!allowed) throw fail('sla_report.read_forbidden', { id });
+    return report;
+  };
+
+  /** A readable report with results to show: not Pending, not failed, not past its day (410). */
+  const finished = (req: Request): SlaReportRecord => {
+    const report = readable(req);
+    if (report.status === 'Pending') throw fail('sla_report.pending', { id: report.id });
+    if (report.status === 'Error') throw fail('sla_report.failed', { id: report.id, error: report.error ?? 'unknown error' });
+    if (Date.parse(report.createdAt) + REPORT_RETENTION_MS <= deps.now()) throw fail('sla_report.expired', { id: report.id });
     return report;
   };
 
@@ -121,12 +131,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
         },
       },
       handler: (req) => {
-        const report = readable(req);
-        if (report.status === 'Pending') throw fail('sla_report.pending', { id: report.id });
-        if (report.status === 'Error') throw fail('sla_report.failed', { id: report.id, error: report.error ?? 'unknown error' });
-        if (Date.parse(report.createdAt) + REPORT_RETENTION_MS <= deps.now()) {
-          throw fail('sla_report.expired', { id: report.id });
-        }
+        const report = finished(req);
         const format = (req.queryValues['format'] ?? 'xls') as ExportFormat;
         const exportType = (req.queryValues['exportType'] ?? 'events') as 'events' | 'configItems';
         const baseName = `${report.template.name} ${report.start.slice(0, 10)} ${report.end.slice(0, 10)} ${report.template.type === 'Multi' ? 'templates' : exportType}`;
@@ -140,5 +145,6 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
         return { status: 200, headers: { 'content-type': file.contentType, 'content-disposition': file.contentDisposition }, stream: file.body };
       },
     },
+    ...slaTimelineRoutes(deps, finished),
   ];
 }

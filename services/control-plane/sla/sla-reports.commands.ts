@@ -61,7 +61,8 @@ export function orderReport(order: SlaOrder): PlatformCommand<SlaReportRecord> {
   };
 }
 
-export type ReportOutcome = { status: 'Ok'; reportId: string } | { status: 'Error'; error: string };
+/** `calculatedAt`: the `now` the figures were computed at (an open problem lasts until it): the timeline replays them with it. */
+export type ReportOutcome = { status: 'Ok'; reportId: string; calculatedAt?: number } | { status: 'Error'; error: string };
 
 /** Records the outcome of a calculation; a report already finished stays as it is. */
 export function finishReport(id: string, outcome: ReportOutcome, now: number): PlatformCommand<SlaReportRecord | undefined> {
@@ -74,6 +75,7 @@ export function finishReport(id: string, outcome: ReportOutcome, now: number): P
       reportId: outcome.status === 'Ok' ? outcome.reportId : null,
       error: outcome.status === 'Error' ? outcome.error : null,
       finishedAt: iso(now),
+      ...(outcome.status === 'Ok' && outcome.calculatedAt !== undefined ? { calculatedAt: iso(outcome.calculatedAt) } : {}),
     };
     return { changes: [{ key: `sla-report:${id}`, value: next }], result: () => next };
   };

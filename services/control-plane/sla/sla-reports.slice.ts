@@ -10,6 +10,8 @@ export interface SlaReportRecord extends SlaCustomReportModel, SlaPriorityList {
   timeZone: string;
   createdAt: string;
   finishedAt: string | null;
+  /** The `now` a finished report's figures were computed at (absent for reports of earlier versions). */
+  calculatedAt?: string;
   /** Times the job was queued (a new attempt after a worker stopped mid-job). */
   attempt: number;
   /** When a worker last said it is calculating the report (null: no worker has taken it). */

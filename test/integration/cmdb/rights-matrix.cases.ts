@@ -328,6 +328,7 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`POST ${SLA}/ordered`]: slaRights,
   [`GET ${SLA}/ordered/:id`]: slaRights,
   [`GET ${SLA}/ordered/:id/export`]: slaRights,
+  [`GET ${SLA}/ordered/:id/timeline`]: slaRights,
   [`POST ${CL}/stream-data`]: streamKey,
   [`POST ${CL}/elastic/_bulk`]: streamKey,
   [`POST ${CL}/elastic/:index/_bulk`]: streamKey,
