@@ -5,7 +5,16 @@
 import type { FieldError } from '../../services/runtime/errors.js';
 import { DAY_MS, isTimeZone, isoDate, toWallClockMs } from '../sla/time-zone.js';
 import { LAST_DAY, parseLocalDate, parseRule, ruleDates, weekdayCode, weekdayOf } from './recurrence-rule.js';
-import type { RecurrenceInput } from './recurrence.js';
+
+/** A recurrence as a mode carries it (issue #17). */
+export interface RecurrenceInput {
+  /** An RFC 5545 RRULE value without the `RRULE:` prefix, e.g. `FREQ=WEEKLY;BYDAY=SU`. */
+  rule: string;
+  /** An IANA zone name, e.g. `Europe/Berlin`. */
+  timeZone: string;
+  /** Local dates `YYYY-MM-DD` whose occurrence is skipped. */
+  exdates?: string[];
+}
 
 export const MAX_EXDATES = 1000;
 

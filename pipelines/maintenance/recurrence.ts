@@ -43,15 +43,7 @@ import type { Interval } from '../sla/sla.types.js';
 import { DAY_MS, toWallClockMs } from '../sla/time-zone.js';
 import { zoneClock, type ZoneClock } from './zone-clock.js';
 import { LAST_DAY, MAX_EMPTY_YEARS, parseLocalDate, parseRule, ruleDates, yearOfDay, type DateVisitor, type Rule } from './recurrence-rule.js';
-
-export interface RecurrenceInput {
-  /** An RFC 5545 RRULE value without the `RRULE:` prefix, e.g. `FREQ=WEEKLY;BYDAY=SU`. */
-  rule: string;
-  /** An IANA zone name, e.g. `Europe/Berlin`. */
-  timeZone: string;
-  /** Local dates `YYYY-MM-DD` whose occurrence is skipped. */
-  exdates?: string[];
-}
+import type { RecurrenceInput } from './recurrence-check.js';
 
 export interface Recurring {
   /** The occurrences meeting [from, to), not clipped, ascending by start. */
@@ -64,7 +56,7 @@ export interface Recurring {
   readonly lastEnd: number;
 }
 
-export { checkRecurrence, checkRecurrenceStart, MAX_EXDATES } from './recurrence-check.js';
+export { checkRecurrence, checkRecurrenceStart, MAX_EXDATES, type RecurrenceInput } from './recurrence-check.js';
 
 /**
  * lastEnd of a rule without COUNT or UNTIL: the end of an endless series: the last millisecond of year 9999, so that it is still a date
