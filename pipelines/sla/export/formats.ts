@@ -7,7 +7,7 @@ import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../..
 import { ciColumns, type ExportColumn, eventColumns, templateColumns, zonedClock } from './columns.js';
 import { csvExport } from './csv.js';
 import { jsonExport } from './json.js';
-import { xlsxExport } from './xlsx.js';
+import { type XlsxOptions, xlsxExport } from './xlsx.js';
 
 export type ExportKind = 'events' | 'configItems' | 'templates';
 export type ExportFormat = 'xls' | 'csv' | 'json';
@@ -23,6 +23,8 @@ export interface ExportOptions {
   timeZone?: string;
   /** File name without extension; may hold any Unicode character. */
   baseName: string;
+  /** xlsx only: sheets after the first (the CSV and JSON exports are one table each). */
+  more?: XlsxOptions['more'];
 }
 
 export interface ExportFile {
@@ -55,7 +57,7 @@ export function exportFile<K extends ExportKind>(kind: K, format: ExportFormat, 
   zonedClock(timeZone);
   const columns = columnsOf[kind];
   const body =
-    format === 'json' ? jsonExport(rows) : format === 'csv' ? csvExport(rows, columns, { timeZone }) : xlsxExport(rows, columns, { timeZone, sheetName: sheetNames[kind] });
+    format === 'json' ? jsonExport(rows) : format === 'csv' ? csvExport(rows, columns, { timeZone }) : xlsxExport(rows, columns, { timeZone, sheetName: sheetNames[kind], ...(options.more ? { more: options.more } : {}) });
   return { contentType, fileName, contentDisposition: contentDisposition(fileName), body };
 }
 

@@ -1,6 +1,7 @@
 /**
- * Spreadsheet export of an SLA report (DESIGN §9): an Office Open XML workbook with one sheet,
- * the same columns and values as the CSV export, built with exceljs' streaming writer. Each row
+ * Spreadsheet export of an SLA report (DESIGN §9): an Office Open XML workbook whose first sheet
+ * has the same columns and values as the CSV export (and, when given, further sheets after it,
+ * such as the CI timelines of issue #18), built with exceljs' streaming writer. Each row
  * is committed as soon as it is read; the zipped bytes are handed on as they come out of the
  * writer, so a large report is never held whole.
  *
@@ -32,21 +33,34 @@ export interface XlsxOptions {
   sheetName?: string;
   /** Rows committed between two hand-overs of zipped bytes (default 500). */
   batchSize?: number;
+  /** Sheets written after the first, in order. */
+  more?: ReadonlyArray<XlsxSheet<never>>;
 }
+
+/** A further sheet: its name, columns and rows. */
+export interface XlsxSheet<R> {
+  name: string;
+  columns: ReadonlyArray<ExportColumn<R>>;
+  rows: AsyncIterable<R>;
+}
+
+/** A sheet of any row type, for `more` (each sheet's columns read its own rows). */
+export const furtherSheet = <R>(sheet: XlsxSheet<R>): XlsxSheet<never> => sheet as unknown as XlsxSheet<never>;
 
 /** Checks the options at once (a bad time zone throws here), then streams lazily. */
 export function xlsxExport<R>(rows: AsyncIterable<R>, columns: ReadonlyArray<ExportColumn<R>>, options: XlsxOptions = {}): AsyncIterable<Uint8Array> {
   const clock = zonedClock(options.timeZone);
-  const sheetName = options.sheetName ?? 'Report';
   const batchSize = options.batchSize ?? 500;
-  const dateCells = columns.flatMap((c, i) => (c.type === 'date' ? [i + 1] : []));
-  const cells = (row: R): Array<string | number | Date | null> =>
-    columns.map((column) => {
-      if (column.type === 'number') return column.value(row);
-      if (column.type === 'string') return inertCellText(column.value(row)) || null;
-      const ms = column.value(row);
-      return ms === null ? null : new Date(clock.wallClock(ms));
-    });
+  const sheets = [{ name: options.sheetName ?? 'Report', columns, rows } as XlsxSheet<unknown>, ...((options.more ?? []) as unknown as ReadonlyArray<XlsxSheet<unknown>>)];
+  const cellsOf =
+    <T>(sheetColumns: ReadonlyArray<ExportColumn<T>>) =>
+    (row: T): Array<string | number | Date | null> =>
+      sheetColumns.map((column) => {
+        if (column.type === 'number') return column.value(row);
+        if (column.type === 'string') return inertCellText(column.value(row)) || null;
+        const ms = column.value(row);
+        return ms === null ? null : new Date(clock.wallClock(ms));
+      });
 
   return (async function* xlsx() {
     const out = new PassThrough();
@@ -73,28 +87,32 @@ export function xlsxExport<R>(rows: AsyncIterable<R>, columns: ReadonlyArray<Exp
 
     try {
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-      // Views are written with the sheet's opening tag, so they go in now.
-      const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
-      sheet.columns = columns.map((c) => ({ width: c.width }));
-      const header = sheet.addRow(columns.map((c) => c.header));
-      header.font = { bold: true };
-      header.commit();
+      for (const spec of sheets) {
+        // Views are written with the sheet's opening tag, so they go in now.
+        const sheet = workbook.addWorksheet(spec.name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
+        sheet.columns = spec.columns.map((c) => ({ width: c.width }));
+        const header = sheet.addRow(spec.columns.map((c) => c.header));
+        header.font = { bold: true };
+        header.commit();
+        const cells = cellsOf(spec.columns);
+        const dateCells = spec.columns.flatMap((c, i) => (c.type === 'date' ? [i + 1] : []));
 
-      let count = 0;
-      for await (const row of rows) {
-        const line = sheet.addRow(cells(row));
-        for (const i of dateCells) line.getCell(i).numFmt = XLSX_DATE_FORMAT;
-        line.commit();
-        count += 1;
-        if (count % batchSize === 0) {
-          await zipCaughtUp(sheet);
-          if (failure !== undefined) throw failure;
-          yield* chunks.splice(0);
+        let count = 0;
+        for await (const row of spec.rows) {
+          const line = sheet.addRow(cells(row));
+          for (const i of dateCells) line.getCell(i).numFmt = XLSX_DATE_FORMAT;
+          line.commit();
+          count += 1;
+          if (count % batchSize === 0) {
+            await zipCaughtUp(sheet);
+            if (failure !== undefined) throw failure;
+            yield* chunks.splice(0);
+          }
         }
+        // The autofilter is written when the sheet is committed, so it can cover every row.
+        sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: count + 1, column: spec.columns.length } };
+        sheet.commit();
       }
-      // The autofilter is written when the sheet is committed, so it can cover every row.
-      sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: count + 1, column: columns.length } };
-      sheet.commit();
       workbook.commit().catch((error: unknown) => {
         failure ??= error;
         signal();

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import Type from 'typebox';
 import { type ExportFormat, exportFile } from '../../../pipelines/sla/export/formats.js';
-import { SlaExportCsv, SlaExportJson, slaEventRowsExample, slaEventsCsvExample } from '../../../schemas/sla-export.schema.js';
+import { type SlaCiRowModel, SlaExportCsv, SlaExportJson, slaEventRowsExample, slaEventsCsvExample } from '../../../schemas/sla-export.schema.js';
 import {
   SlaCustomReport,
   type SlaCustomReportModel,
@@ -28,6 +28,8 @@ import type { ApiDeps } from '../api-deps.js';
 import { problems } from '../route-kit.js';
 import { eventRows, storedRows } from './report-results.js';
 import { slaTimelineRoutes } from './sla-timeline.routes.js';
+import { timelineColumns, timelineSheetRows, WorstCis } from './report-timeline.js';
+import { furtherSheet } from '../../../pipelines/sla/export/xlsx.js';
 import { SLA_PREFIX, SLA_READ, slaReaderOf } from './sla-templates.routes.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -71,6 +73,19 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
     if (report.status === 'Error') throw fail('sla_report.failed', { id: report.id, error: report.error ?? 'unknown error' });
     if (Date.parse(report.createdAt) + REPORT_RETENTION_MS <= deps.now()) throw fail('sla_report.expired', { id: report.id });
     return report;
+  };
+
+  /**
+   * The CI rows; as a workbook, followed by a "Timeline" sheet with the segments of the worst
+   * CIs (issue #18), picked while the first sheet streams the rows.
+   */
+  const ciExport = (report: SlaReportRecord, format: ExportFormat, baseName: string, timeZone: string) => {
+    const rows = storedRows<SlaCiRowModel>(deps.analytics, report.id, 'configItems');
+    const template = model.slices.slaTemplates.templates.get(report.templateId);
+    if (format !== 'xls' || template?.type !== 'Single') return exportFile('configItems', format, rows, { baseName, timeZone });
+    const worst = new WorstCis();
+    const timeline = furtherSheet({ name: 'Timeline', columns: timelineColumns, rows: timelineSheetRows({ analytics: deps.analytics, model }, report, template, worst) });
+    return exportFile('configItems', format, worst.tap(rows), { baseName, timeZone, more: [timeline] });
   };
 
   return [
@@ -140,7 +155,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
           report.template.type === 'Multi'
             ? exportFile('templates', format, storedRows(deps.analytics, report.id, 'templates'), { baseName, timeZone })
             : exportType === 'configItems'
-              ? exportFile('configItems', format, storedRows(deps.analytics, report.id, 'configItems'), { baseName, timeZone })
+              ? ciExport(report, format, baseName, timeZone)
               : exportFile('events', format, eventRows(deps.analytics, model, report), { baseName, timeZone });
         return { status: 200, headers: { 'content-type': file.contentType, 'content-disposition': file.contentDisposition }, stream: file.body };
       },

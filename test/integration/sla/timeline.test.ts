@@ -4,6 +4,7 @@
  * 2027-03-28 in Europe/Berlin, with overlapping one-off and recurring maintenance, problems of
  * several priorities and influences, and one still open when the report was calculated.
  */
+import ExcelJS from 'exceljs';
 import t from 'tap';
 import { MAINT } from '../problems/problems-kit.js';
 import { SLA, SlaKit } from './sla-kit.js';
@@ -83,9 +84,12 @@ t.test('for every CI of several reports, the timeline adds up to the report’s 
   });
   const keepsMaintenance = await k.template({ type: 'Single', configItems, priorities: [1, 2, 3, 4], excludeMaintenance: false });
 
+  const timelines = new Map<number, { segments: Array<{ bucket: string }> }>();
+  let officeReport = '';
   for (const template of [plain, office, keepsMaintenance]) {
     const report = await k.finished(await k.ordered({ template: { id: template.id }, range: { start: iso(start), end: iso(end) } }));
     t.equal(report.status, 'Ok', report.error ?? '');
+    if (template === office) officeReport = report.id;
     const rows = (await k.exportOf(report.id, '?format=json&exportType=configItems')).body as Row[];
     t.equal(rows.length, 4);
     for (const row of rows) {
@@ -115,6 +119,7 @@ t.test('for every CI of several reports, the timeline adds up to the report’s 
       t.equal(sum('unattended'), row.unattendedTime.value, `${what}: unattended segments`);
       t.equal(sum('maintenance'), row.maintenanceTime.value, `${what}: maintenance segments`);
       t.equal(Math.round(segments.reduce((n, s) => n + s.problemMs, 0)), row.problemTime.value, `${what}: weighted problem segments`);
+      if (template === office) timelines.set(row.configItem.id, timeline);
       if (template === plain && row.configItem.id === cis[0]!.id) {
         const titles = new Set(
           timeline.segments
@@ -124,6 +129,34 @@ t.test('for every CI of several reports, the timeline adds up to the report’s 
         t.same([...titles].sort(), ['Sundays', 'one-off'], 'the maintenance segments name both modes');
       }
     }
+  }
+
+  // The workbook of the CI export: the CI sheet, then the timelines of the worst CIs, worst first.
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await k.exportBytes(officeReport, '?format=xls&exportType=configItems')).bytes as unknown as ArrayBuffer);
+  t.same(
+    workbook.worksheets.map((w) => w.name),
+    ['Configuration items', 'Timeline'],
+  );
+  const cisSheet = workbook.worksheets[0]!;
+  const byAvailability: Array<[number, number]> = [];
+  for (let r = 2; r <= cisSheet.rowCount; r++) byAvailability.push([Number(cisSheet.getRow(r).getCell(1).value), Number(cisSheet.getRow(r).getCell(5).value)]);
+  byAvailability.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  const sheet = workbook.worksheets[1]!;
+  t.same((sheet.getRow(1).values as unknown[]).slice(1), ['Id', 'Name', 'Start', 'End', 'Bucket', 'Duration', 'Weight', 'ProblemTime', 'Problems', 'MaintenanceModes', 'Holidays']);
+  const lines: Array<{ id: number; bucket: string }> = [];
+  for (let r = 2; r <= sheet.rowCount; r++) lines.push({ id: Number(sheet.getRow(r).getCell(1).value), bucket: String(sheet.getRow(r).getCell(5).value) });
+  t.same(
+    [...new Set(lines.map((l) => l.id))],
+    byAvailability.map(([id]) => id),
+    'every CI (fewer than 20), worst availability first',
+  );
+  for (const [id, timeline] of timelines) {
+    t.same(
+      lines.filter((l) => l.id === id).map((l) => l.bucket),
+      timeline.segments.map((s) => s.bucket),
+      `CI ${id}: the sheet's segments are the timeline's`,
+    );
   }
 });
 
