@@ -199,9 +199,15 @@ export const ERROR_CATALOGUE = {
   'sla_report.range_invalid': { kind: 'bad-request', message: 'range.end must be later than range.start' },
   'sla_report.pending': { kind: 'bad-request', message: 'Custom SLA report {id} is not ready yet; poll GET ordered/{id} until its status is Ok' },
   'sla_report.failed': { kind: 'bad-request', message: 'Custom SLA report {id} failed and has nothing to export: {error}' },
-  'sla_report.timeline_single_only': { kind: 'bad-request', message: 'Custom SLA report {id} is of a Multi template: its timeline is per CI, so ask it of a report of one of the Single templates' },
+  'sla_report.timeline_single_only': {
+    kind: 'bad-request',
+    message: 'Custom SLA report {id} is of a Multi template: its timeline is per CI, so ask it of a report of one of the Single templates',
+  },
   'sla_report.ci_not_in_report': { kind: 'not-found', message: 'CI {ciId} is not one of the CIs of custom SLA report {id}' },
-  'sla_report.inputs_changed': { kind: 'conflict', message: 'The template or a maintenance mode of custom SLA report {id} changed after it was calculated, so its timeline would not add up to it; order the report again' },
+  'sla_report.inputs_changed': {
+    kind: 'conflict',
+    message: 'The template or a maintenance mode of custom SLA report {id} changed after it was calculated, so its timeline would not add up to it; order the report again',
+  },
   'sla_report.expired': { kind: 'gone', message: 'Custom SLA report {id} was created more than a day ago; its results are gone. Order it again.' },
 
   // Calendar feeds of maintenance modes (issue #17).

@@ -57,7 +57,11 @@ export function exportFile<K extends ExportKind>(kind: K, format: ExportFormat, 
   zonedClock(timeZone);
   const columns = columnsOf[kind];
   const body =
-    format === 'json' ? jsonExport(rows) : format === 'csv' ? csvExport(rows, columns, { timeZone }) : xlsxExport(rows, columns, { timeZone, sheetName: sheetNames[kind], ...(options.more ? { more: options.more } : {}) });
+    format === 'json'
+      ? jsonExport(rows)
+      : format === 'csv'
+        ? csvExport(rows, columns, { timeZone })
+        : xlsxExport(rows, columns, { timeZone, sheetName: sheetNames[kind], ...(options.more ? { more: options.more } : {}) });
   return { contentType, fileName, contentDisposition: contentDisposition(fileName), body };
 }
 
