@@ -90,7 +90,8 @@ async function readProblems(deps: CalculationDeps, ciIds: number[], range: Inter
   return new Map(rows.map((row) => [Number(row.ci_id), row]));
 }
 
-const calendarOf = (template: SlaSingleTemplateModel): WorkingCalendar | null =>
+/** The template's working calendar as the maths reads it (null: always attended). */
+export const calendarOf = (template: SlaSingleTemplateModel): WorkingCalendar | null =>
   template.calendar ? { timeZone: template.timeZone, week: template.calendar.week, holidays: template.calendar.holidays } : null;
 
 /** Figures and CI rows of a Single template over the range. */

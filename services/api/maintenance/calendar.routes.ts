@@ -22,7 +22,7 @@ import { sameDigest, sha256Hex } from '../../control-plane/identity/tokens.js';
 import { calendarEventOf } from '../../control-plane/maintenance/calendar-events.js';
 import { createFeed, newFeedSecret, revokeFeed } from '../../control-plane/maintenance/calendar-feeds.commands.js';
 import type { CalendarFeedRecord } from '../../control-plane/maintenance/calendar-feeds.slice.js';
-import type { MaintenanceRecord } from '../../control-plane/maintenance/maintenance.types.js';
+import { type MaintenanceRecord, modeVisible } from '../../control-plane/maintenance/maintenance.types.js';
 import { listModes, parseListQuery } from '../../control-plane/maintenance/maintenance-query.js';
 import type { Subject } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
@@ -99,7 +99,7 @@ export function calendarRoutes(deps: ApiDeps): Route[] {
     const visible = visibleTo(caller.subject);
     const query = parseListQuery({ perPage: '-1', ...(caller.feed.search === null ? {} : { search: caller.feed.search }) });
     const seen: MaintenanceRecord[] = [];
-    for (const mode of model.slices.maintenance.modes.values()) if (mode.entries.some((entry) => visible(entry.ciId))) seen.push(mode);
+    for (const mode of model.slices.maintenance.modes.values()) if (modeVisible(mode, visible)) seen.push(mode);
     return listModes(seen, query, now);
   };
 

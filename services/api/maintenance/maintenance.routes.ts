@@ -28,7 +28,7 @@ import {
 } from '../../../schemas/maintenance.schema.js';
 import type { Actor } from '../../control-plane/cmdb/ci-checks.js';
 import { createMode, editMode, findMode } from '../../control-plane/maintenance/maintenance.commands.js';
-import type { MaintenanceRecord } from '../../control-plane/maintenance/maintenance.types.js';
+import { type MaintenanceRecord, modeVisible } from '../../control-plane/maintenance/maintenance.types.js';
 import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
 import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
 import { previewMode } from '../../control-plane/maintenance/maintenance-preview.js';
@@ -71,7 +71,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
 
   const visibleFilter = (req: Request): ((mode: MaintenanceRecord) => boolean) => {
     const visible = visibleTo(principal(req).subject);
-    return (mode) => mode.entries.some((entry) => visible(entry.ciId));
+    return (mode) => modeVisible(mode, visible);
   };
   /** Applies `search`, sorting and paging of #1 and #3 to the modes the caller may see. */
   const page = (req: Request, modes: Iterable<MaintenanceRecord>) => {

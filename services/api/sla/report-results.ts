@@ -44,6 +44,34 @@ interface SnapshotRow {
   with_maintenance: number;
 }
 
+/** The columns of a copied problem that snapshotProblem reads. */
+const SNAPSHOT_COLUMNS = `toString(id) AS id, trigger_id, trigger_name, ci_id, toUnixTimestamp64Milli(date_start) AS start,
+              toUnixTimestamp64Milli(date_end) AS end, priority, tags, incidents, influence_value, influence_max, with_maintenance`;
+
+/** A problem as the report copied it. */
+function snapshotProblem(row: SnapshotRow): ProblemInput {
+  return {
+    id: row.id,
+    trigger: { id: Number(row.trigger_id), name: row.trigger_name },
+    ciId: Number(row.ci_id),
+    start: Number(row.start),
+    end: row.end === null ? null : Number(row.end),
+    priority: row.priority as ProblemInput['priority'],
+    influence: { value: row.influence_value, maxInfluence: row.influence_max === 1 },
+    tags: JSON.parse(row.tags) as ProblemInput['tags'],
+    incidents: JSON.parse(row.incidents) as ProblemInput['incidents'],
+  };
+}
+
+/** The problems a report counted for one CI, by start then id, as its calculation read them. */
+export async function copiedProblems(analytics: AnalyticsStore, reportId: string, ciId: number): Promise<ProblemInput[]> {
+  const rows = await analytics.query<SnapshotRow>(
+    `SELECT ${SNAPSHOT_COLUMNS} FROM sla_report_problems FINAL WHERE report_id = {id:String} AND ci_id = {ci:UInt64} ORDER BY date_start, toString(id)`,
+    { id: reportId, ci: ciId },
+  );
+  return rows.map(snapshotProblem);
+}
+
 /** Spec 2.13 rows of the problems a report counted, by start then id. */
 export async function* eventRows(analytics: AnalyticsStore, model: PlatformModel, report: SlaReportRecord): AsyncGenerator<SlaEventRowModel> {
   const cmdb = model.slices.cmdb;
@@ -52,29 +80,17 @@ export async function* eventRows(analytics: AnalyticsStore, model: PlatformModel
   let after: { start: number; id: string } | undefined;
   for (;;) {
     const page = await analytics.query<SnapshotRow>(
-      `SELECT toString(id) AS id, trigger_id, trigger_name, ci_id, toUnixTimestamp64Milli(date_start) AS start,
-              toUnixTimestamp64Milli(date_end) AS end, priority, tags, incidents, influence_value, influence_max, with_maintenance
+      `SELECT ${SNAPSHOT_COLUMNS}
        FROM sla_report_problems FINAL
        WHERE report_id = {id:String} ${after ? "AND (date_start, toString(id)) > (fromUnixTimestamp64Milli({start:Int64}, 'UTC'), {after:String})" : ''}
        ORDER BY date_start, toString(id) LIMIT {page:UInt32}`,
       { id: report.id, page: PAGE, ...(after ? { start: after.start, after: after.id } : {}) },
     );
     for (const row of page) {
-      const ciId = Number(row.ci_id);
+      const problem = snapshotProblem(row);
+      const { ciId, influence } = problem;
       const ci = cmdb.cis.get(ciId);
       const type = ci ? cmdb.types.get(ci.typeId) : undefined;
-      const influence = { value: row.influence_value, maxInfluence: row.influence_max === 1 };
-      const problem: ProblemInput = {
-        id: row.id,
-        trigger: { id: Number(row.trigger_id), name: row.trigger_name },
-        ciId,
-        start: Number(row.start),
-        end: row.end === null ? null : Number(row.end),
-        priority: row.priority as ProblemInput['priority'],
-        influence,
-        tags: JSON.parse(row.tags) as ProblemInput['tags'],
-        incidents: JSON.parse(row.incidents) as ProblemInput['incidents'],
-      };
       const isIncluded = included.has(row.priority);
       const configItem = {
         id: ciId,

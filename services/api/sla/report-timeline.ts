@@ -21,46 +21,15 @@ import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.
 import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import { fail, isAppError } from '../../runtime/errors.js';
-import { templateCis } from '../../sla-worker/calculate-report.js';
+import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
+import { copiedProblems } from './report-results.js';
 
 export interface TimelineDeps {
   analytics: AnalyticsStore;
   model: PlatformModel;
 }
 
-interface CopiedProblem {
-  id: string;
-  trigger_id: string;
-  trigger_name: string;
-  start: string;
-  end: string | null;
-  priority: number;
-  influence_value: number;
-  influence_max: number;
-}
-
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** The problems the report counted for the CI, as the calculation read them. */
-async function copiedProblems(analytics: AnalyticsStore, report: SlaReportRecord, ciId: number): Promise<ProblemInput[]> {
-  const rows = await analytics.query<CopiedProblem>(
-    `SELECT toString(id) AS id, trigger_id, trigger_name, toUnixTimestamp64Milli(date_start) AS start, toUnixTimestamp64Milli(date_end) AS end,
-            priority, influence_value, influence_max
-     FROM sla_report_problems FINAL WHERE report_id = {id:String} AND ci_id = {ci:UInt64} ORDER BY date_start, toString(id)`,
-    { id: report.id, ci: ciId },
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    trigger: { id: Number(r.trigger_id), name: r.trigger_name },
-    ciId,
-    start: Number(r.start),
-    end: r.end === null ? null : Number(r.end),
-    priority: r.priority as ProblemInput['priority'],
-    influence: { value: r.influence_value, maxInfluence: r.influence_max === 1 },
-    tags: [],
-    incidents: [],
-  }));
-}
 
 /** The calendar's holidays (local dates) that [start, end) reaches into. */
 function holidaysWithin(calendar: WorkingCalendar, start: number, end: number): string[] {
@@ -68,9 +37,6 @@ function holidaysWithin(calendar: WorkingCalendar, start: number, end: number): 
   const last = isoDate(toWallClockMs(end - 1, calendar.timeZone));
   return calendar.holidays.filter((day) => day >= first && day <= last).sort();
 }
-
-const calendarOf = (template: SlaSingleTemplateModel): WorkingCalendar | null =>
-  template.calendar ? { timeZone: template.timeZone, week: template.calendar.week, holidays: template.calendar.holidays } : null;
 
 /** Whether anything the replay reads now changed after the report was calculated. */
 function changedSince(model: PlatformModel, template: SlaSingleTemplateModel, ciId: number, range: { start: number; end: number }, calculatedAt: number): boolean {
@@ -94,7 +60,7 @@ export async function replayTimeline(deps: TimelineDeps, report: SlaReportRecord
   const calculatedAt = Date.parse(report.calculatedAt ?? report.finishedAt ?? report.createdAt);
   if (report.calculatedAt === undefined || changedSince(model, template, ciId, range, calculatedAt)) throw fail('sla_report.inputs_changed', { id: report.id });
 
-  const problems = await copiedProblems(deps.analytics, report, ciId);
+  const problems = await copiedProblems(deps.analytics, report.id, ciId);
   const calendar = calendarOf(template);
   const included = new Set(report.priorities);
   const context = { range, now: calculatedAt, included, excludeMaintenance: template.excludeMaintenance, unattended: unattendedIntervals(calendar, range) };

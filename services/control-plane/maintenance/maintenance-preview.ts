@@ -5,14 +5,14 @@
  * during one of those occurrences. The same checks as creating (maintenance.commands.ts) run
  * first, so a preview that answers 200 is a body that create would take.
  */
-import { compileRecurrence } from '../../../pipelines/maintenance/recurrence.js';
 import { isoDate, toWallClockMs } from '../../../pipelines/sla/time-zone.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformModel } from '../slices.js';
 import { modesOverlapping } from './maintenance-coverage.js';
+import { modeVisible } from './maintenance.types.js';
 import { requireEndInFuture, type ModeInput } from './maintenance-input.js';
-import { accessibleScope, recurrenceRecord, type ScopeOptions } from './maintenance.commands.js';
+import { accessibleScope, compiledRecurrence, type ScopeOptions } from './maintenance.commands.js';
 
 export interface PreviewOccurrence {
   start: number;
@@ -43,7 +43,7 @@ const wall = (ms: number, timeZone: string): string => {
 export function previewMode(model: PlatformModel, input: ModeInput, options: ScopeOptions, actor: Actor, now: number, count: number): MaintenancePreview {
   const start = input.start!;
   const end = input.end!;
-  const recurring = input.recurrence ? compileRecurrence(recurrenceRecord(input.recurrence, start, end), start, end) : undefined;
+  const recurring = input.recurrence ? compiledRecurrence(input.recurrence, start, end).recurring : undefined;
   requireEndInFuture(recurring?.lastEnd ?? end, now);
   const { kept, dropped } = accessibleScope(model, actor, input.scope!, options);
   const cmdb = model.slices.cmdb;
@@ -69,7 +69,10 @@ export function previewMode(model: PlatformModel, input: ModeInput, options: Sco
 
   const overlapping = new Set<number>();
   for (const id of covered.keys()) for (const o of windows) for (const modeId of modesOverlapping(model, id, o.start, o.end)) overlapping.add(modeId);
-  const visibleMode = (modeId: number): boolean => model.slices.maintenance.modes.get(modeId)?.entries.some((e) => seen(e.ciId)) ?? false;
+  const visibleMode = (modeId: number): boolean => {
+    const mode = model.slices.maintenance.modes.get(modeId);
+    return mode !== undefined && modeVisible(mode, seen);
+  };
 
   return {
     configItems: [...covered].map(([id, via]) => ({ id, name: cmdb.cis.get(id)?.name ?? '', via })),

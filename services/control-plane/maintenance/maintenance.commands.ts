@@ -8,7 +8,7 @@ import { fail, failFields } from '../../runtime/errors.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
-import { checkRecurrenceStart, compileRecurrence, type RecurrenceInput } from '../../../pipelines/maintenance/recurrence.js';
+import { checkRecurrenceStart, compileRecurrence, type RecurrenceInput, type Recurring } from '../../../pipelines/maintenance/recurrence.js';
 import { type MaintenanceRecord, modeState, type RecurrenceRecord, type ScopeEntryRecord } from './maintenance.types.js';
 import { type ModeInput, requireEndAfterStart, requireEndInFuture, type ScopeItem } from './maintenance-input.js';
 
@@ -42,10 +42,16 @@ export function accessibleScope(model: PlatformModel, actor: Actor, items: Scope
 
 /** The stored rule of a recurring mode whose first occurrence is [start, end): its series' end computed. */
 export function recurrenceRecord(input: RecurrenceInput, start: number, end: number): RecurrenceRecord {
+  return compiledRecurrence(input, start, end).record;
+}
+
+/** recurrenceRecord, with the compiled rule it was computed from (the preview expands it). */
+export function compiledRecurrence(input: RecurrenceInput, start: number, end: number): { record: RecurrenceRecord; recurring: Recurring } {
   // A first occurrence that is not a date of the rule is a set RFC 5545 leaves undefined (and calendar clients read differently).
   const problems = checkRecurrenceStart(input, start);
   if (problems.length > 0) throw failFields('maintenance.recurrence_invalid', problems, { reason: `${problems[0]!.path} ${problems[0]!.message}` });
-  return { rule: input.rule, timeZone: input.timeZone, exdates: input.exdates ?? [], seriesEnd: compileRecurrence(input, start, end).lastEnd };
+  const recurring = compileRecurrence(input, start, end);
+  return { record: { rule: input.rule, timeZone: input.timeZone, exdates: input.exdates ?? [], seriesEnd: recurring.lastEnd }, recurring };
 }
 
 export function createMode(input: ModeInput, options: ScopeOptions, actor: Actor, now: number): PlatformCommand<number> {

@@ -61,5 +61,8 @@ export function modeState(mode: MaintenanceRecord, now: number): ModeState {
   return 'Completed';
 }
 
+/** A mode is visible to whoever may see one of the CIs it names (DESIGN §4). */
+export const modeVisible = (mode: MaintenanceRecord, seesCi: (ciId: number) => boolean): boolean => mode.entries.some((entry) => seesCi(entry.ciId));
+
 /** A canceled mode will never run, so nothing in it is pending any more. */
 export const entryState = (mode: MaintenanceRecord, entry: ScopeEntryRecord, now: number): EntryState => (mode.canceledAt === null && now < entry.end ? 'Pending' : 'Completed');
