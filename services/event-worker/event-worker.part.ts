@@ -10,6 +10,7 @@
  * whose partitions go to whichever worker holds them.
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
 import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
 import { type BatchRows, processBatch } from '../../pipelines/records/record-pipeline.js';
@@ -47,10 +48,27 @@ export const EVENT_WORKER_CONSUMER = {
 const storeAhead = (bus: Bus): number => (bus.kind === 'memory' ? 2 : 1);
 
 /**
- * Message data inserted at once at most (insert-groups.ts): its rows, about as large again, stay
- * well under V8's string limit (about 512 MB).
+ * Message data inserted at once at most (insert-groups.ts). Its rows, about as large again, stay
+ * far under V8's string limit (about 512 MB); and the rows of one insert are built and copied in
+ * one go on the event loop, which must stay free for the requests (a logged stream hands a
+ * worker whatever gathered behind it, up to maxBatch messages of megabytes each).
  */
-const MAX_INSERT_BYTES = 64 * 1024 * 1024;
+const MAX_INSERT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The texts as one UTF-8 buffer, each encoded straight into place: joining them first would build
+ * one more string as large as the insert, and encoding them one by one one more copy of it.
+ */
+function utf8Concat(texts: readonly string[]): Buffer {
+  let size = 0;
+  for (const text of texts) size += Buffer.byteLength(text);
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const text of texts) at += out.write(text, at);
+  return out;
+}
+
+const BACKLOG_POLL_MS = 20;
 
 /** Retry delay after a failed insert: the store is likely down or overloaded. */
 const RETRY_MS = 1000;
@@ -99,6 +117,8 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
   async function decodeAll(batch: BusMessage[]): Promise<Decoded[]> {
     const decoded: Decoded[] = [];
     for (const message of batch) {
+      // Requests waiting on the event loop go between two messages' records.
+      if (decoded.length > 0) await nextTurn();
       const batchId = batchIdOf(message);
       const text = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8');
       try {
@@ -132,11 +152,14 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
    */
   const mayBeStored = (d: Decoded): boolean => d.message.deliveryCount > 1 || ctx.engines.bus.kind === 'jetstream';
   const firstLine = (text: string): string => text.slice(0, text.indexOf('\n') + 1);
-  async function unstoredOf(table: RowTable, checked: string[], all: string[]): Promise<string> {
+  async function unstoredOf(table: RowTable, checked: string[], all: string[]): Promise<Buffer> {
     const heads = checked.map(firstLine);
-    if (heads.every((h) => h === '')) return all.join('');
-    const left = new Set((await unstoredRows(analytics, table, heads.join(''))).split('\n'));
-    return all.filter((text, i) => text !== '' && (heads[i] === '' || left.has(heads[i]!.slice(0, -1)))).join('');
+    let keep = all;
+    if (heads.some((h) => h !== '')) {
+      const left = new Set((await unstoredRows(analytics, table, heads.join(''))).split('\n'));
+      keep = all.filter((text, i) => heads[i] === '' || left.has(heads[i]!.slice(0, -1)));
+    }
+    return utf8Concat(keep);
   }
 
   /** One insert for every message fetched together; its token names the group (see 0001_events.sql). */
@@ -153,9 +176,9 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
         decoded.map((d) => (mayBeStored(d) ? d.rows.deadLetters : '')),
         decoded.map((d) => d.rows.deadLetters),
       );
-      if (events.length > 0) await analytics.insert('events', Buffer.from(events), { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
+      if (events.length > 0) await analytics.insert('events', events, { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
       if (deadLetters.length > 0) {
-        await analytics.insert('dead_letters', Buffer.from(deadLetters), { deduplicationToken: `${token}:dead` });
+        await analytics.insert('dead_letters', deadLetters, { deduplicationToken: `${token}:dead` });
         ctx.logger.warn({ deadLetters: decoded.reduce((n, d) => n + d.rows.deadLetterCount, 0) }, 'records dead-lettered');
       }
       return { ok: true };
@@ -225,6 +248,27 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
   return { handler, drain: () => window.drain() };
 }
 
+/**
+ * In-process, the batches the ingress acknowledged and this worker has not stored yet wait in the
+ * bus log: at a stop (the ingress has flushed its last batches by then) they are stored first, so
+ * a stopped installation holds every record it acknowledged. Within half the stop timeout; what
+ * remains then is stored after the next start. With JetStream the other workers take them.
+ */
+async function storeBacklog(ctx: PlatformContext): Promise<void> {
+  const { bus } = ctx.engines;
+  if (bus.kind !== 'memory') return;
+  const deadline = Date.now() + ctx.config.shutdownTimeoutMs / 2;
+  for (;;) {
+    const left = (await bus.stats()).pending[RECORDS_STREAM.name] ?? 0;
+    if (left === 0) return;
+    if (Date.now() >= deadline) {
+      ctx.logger.warn({ batches: left }, 'stopping with record batches not yet stored; they stay in the bus log and are stored after the next start');
+      return;
+    }
+    await sleep(BACKLOG_POLL_MS);
+  }
+}
+
 export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
   return {
     name: 'event-worker',
@@ -238,6 +282,7 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
       const worker = createBatchWorker(ctx, publisher, hooks);
       const consumer = bus.consume(EVENT_WORKER_CONSUMER, worker.handler);
       ctx.lifecycle.onStop('event worker', async () => {
+        await storeBacklog(ctx);
         // Batches still being inserted are finished and acked first: the consumer naks at stop
         // whatever it handed over and was not settled. The problem stage goes last: in-process,
         // the batches' hits wait for it.

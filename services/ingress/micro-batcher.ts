@@ -20,7 +20,8 @@ interface OpenBatch {
   records: number;
   bytes: number;
   waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
-  timer: NodeJS.Timeout | undefined;
+  /** Cancels the batch's wait (its timer, or the end of the turn) while one is armed. */
+  cancelWait: (() => void) | undefined;
   /** Goes as soon as the stream's window allows: it is full, has waited, or formed behind one. */
   ready: boolean;
 }
@@ -66,12 +67,22 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
     const queue = open.get(streamId);
     while (queue && queue.length > 0 && (inFlightOf.get(streamId) ?? 0) < IN_FLIGHT_PER_STREAM) {
       const head = queue[0]!;
-      if (!head.ready && head === queue.at(-1) && !isFull(head) && config.maxWaitMs > 0) {
-        head.timer ??= setTimeout(() => {
-          head.timer = undefined;
-          head.ready = true;
-          pump(streamId);
-        }, config.maxWaitMs);
+      if (!head.ready && head === queue.at(-1) && !isFull(head)) {
+        if (!head.cancelWait) {
+          const go = (): void => {
+            head.cancelWait = undefined;
+            head.ready = true;
+            pump(streamId);
+          };
+          if (config.maxWaitMs > 0) {
+            const timer = setTimeout(go, config.maxWaitMs);
+            head.cancelWait = () => clearTimeout(timer);
+          } else {
+            // The requests read in the same turn of the event loop share the message.
+            const turn = setImmediate(go);
+            head.cancelWait = () => clearImmediate(turn);
+          }
+        }
         return;
       }
       queue.shift();
@@ -81,7 +92,7 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
   }
 
   function send(streamId: number, batch: OpenBatch): void {
-    clearTimeout(batch.timer);
+    batch.cancelWait?.();
     deps.metrics.batchRecords.observe({ stage: 'ingress' }, batch.records);
     deps.metrics.batchBytes.observe({ stage: 'ingress' }, batch.bytes);
     const msgId = randomBytes(16).toString('hex');
@@ -120,7 +131,7 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
       if (!batch || (batch.records > 0 && (batch.records + part.count > config.maxRecords || batch.bytes + bytes > config.maxBytes))) {
         if (batch) batch.ready = true;
         // Formed while the window is full: it goes when the message ahead is acknowledged.
-        batch = { parts: [], records: 0, bytes: 0, waiters: [], timer: undefined, ready: (inFlightOf.get(streamId) ?? 0) >= IN_FLIGHT_PER_STREAM };
+        batch = { parts: [], records: 0, bytes: 0, waiters: [], cancelWait: undefined, ready: (inFlightOf.get(streamId) ?? 0) >= IN_FLIGHT_PER_STREAM };
         queue.push(batch);
       }
       batch.parts.push(part);

@@ -9,6 +9,7 @@
  * message size (a body that large may be partly stored when the bus refuses the rest: the 503
  * says so).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Type from 'typebox';
 import type { RecordKind } from '../../pipelines/records/envelope.js';
 import { type BodyCheck, type Framing, lineSlices, MEDIA_TYPES, type MediaType, readsLines, validateBody } from '../../pipelines/records/validate-body.step.js';
@@ -23,8 +24,6 @@ export const STREAM_DATA_PATH = '/api/public/cl/v1/stream-data';
 
 /** Line-read bodies larger than this are checked slice by slice, yielding in between. */
 const SLICE_CHARS = 1024 * 1024;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const NDJSON_EXAMPLE =
   '{"@timestamp":"2026-03-01T01:00:00.000Z","check":"db","host":"billing-db","severity":"critical","ticket":"INC-1042"}\n' +

@@ -3,8 +3,12 @@ import type { StreamSpec } from './adapters/bus/bus.port.js';
 
 /**
  * Stream records, one bus message per micro-batch, subject `records.<streamId>`. A work queue:
- * a batch is gone once an event worker acked it (its rows are stored). The bound turns a
- * stalled pipeline into 503s at the ingress instead of unbounded memory.
+ * a batch is gone once an event worker acked it (its rows are stored). In-process it is logged,
+ * as JetStream keeps it on disk: the ingress answers 200 once the batch is in the bus log, and
+ * the event worker inserts behind it, many batches at a time, so no request waits for an insert's
+ * fixed cost (issue #14); a restart delivers again what was not stored. The bounds turn a stalled
+ * pipeline into 503s at the ingress instead of unbounded memory (in-process the messages are held
+ * in memory too).
  */
 export const RECORDS_STREAM: StreamSpec = {
   name: 'RECORDS',
@@ -12,6 +16,9 @@ export const RECORDS_STREAM: StreamSpec = {
   duplicateWindowMs: 120_000,
   retention: 'workqueue',
   maxMessages: 100_000,
+  maxBytes: 256 * 1024 * 1024,
+  inProcess: 'logged',
+  paceBytes: 32 * 1024 * 1024,
 };
 
 export const recordsSubject = (streamId: number): string => `records.${streamId}`;

@@ -70,7 +70,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     batching: {
       maxRecords: env.OPS_BATCH_MAX_RECORDS ?? 5000,
       maxBytes: env.OPS_BATCH_MAX_BYTES ?? 4 * 1024 * 1024,
-      maxWaitMs: env.OPS_BATCH_MAX_WAIT_MS ?? 5,
+      maxWaitMs: env.OPS_BATCH_MAX_WAIT_MS ?? 0,
       maxPendingBatches: env.OPS_INGRESS_MAX_PENDING_BATCHES ?? 256,
       publishTimeoutMs: env.OPS_PUBLISH_TIMEOUT_MS ?? 10_000,
     },

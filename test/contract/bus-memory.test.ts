@@ -116,6 +116,28 @@ t.test("memory: a logged stream's publish resolves with no consumer at all", asy
   t.equal((await bus.stats()).pending['LOGGED'], 1);
 });
 
+t.test("memory: over its paceBytes a logged stream's publish waits for the consumer to bring the backlog under it", async (t) => {
+  const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
+  t.teardown(() => rmSync(logPath, { recursive: true, force: true }));
+  const bus = createMemoryBus({ logger: silentLogger() }, { logPath });
+  t.teardown(() => bus.close());
+  await bus.ensureStream({ ...LOGGED, paceBytes: 250 });
+  const body = (x: string) => encode(x.repeat(100));
+  for (const x of ['a', 'b', 'c']) await bus.publish('logged.x', body(x), { msgId: x }); // 300 bytes: over the pace
+  let waited = false;
+  const fourth = bus.publish('logged.x', body('d'), { msgId: 'd' }).then((ack) => ((waited = true), ack));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.notOk(waited, 'the fourth publish waits');
+  t.equal((await bus.stats()).pending['LOGGED'], 3, 'and is not stored yet');
+  const late = await outcome(bus.publish('logged.x', body('e'), { msgId: 'e', timeoutMs: 20 }));
+  t.ok(late instanceof BusUnavailableError, `a publish that cannot wait that long is refused (${String(late)})`);
+  const rec = new Recorder();
+  bus.consume({ stream: 'LOGGED', durable: 'd', maxBatch: 1, maxWaitMs: 0, ackWaitMs: 30_000 }, ackAll(rec));
+  t.match(await fourth, { stream: 'LOGGED', seq: 4 }, 'once the consumer acked, it is stored');
+  await rec.until('four delivered', (s) => s.length === 4);
+  t.same(rec.texts(), ['a', 'b', 'c', 'd'].map((x) => x.repeat(100)), 'the refused one was never stored');
+});
+
 t.test('memory: without a log directory a logged stream waits for a consumer, as any other', async (t) => {
   const bus = createMemoryBus({ logger: silentLogger() });
   t.teardown(() => bus.close());

@@ -287,6 +287,23 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     t.same(rec.texts(), ['a', 'b', 'c', 'd', 'e', 'f'], 'the refused message was not stored');
   });
 
+  t.test(`${name}: a stream at maxBytes refuses publishes with BusUnavailableError`, async (t) => {
+    // Three messages of 1 000 bytes fit under 3 500 (JetStream also counts a message's subject and
+    // headers, some tens of bytes); a fourth would pass it.
+    const f = await busFixture(t, open, { ...stream, maxBytes: 3500 });
+    const body = (x: string) => x.repeat(1000);
+    const held = ['a', 'b', 'c'].map((x) => f.publish(body(x), x));
+    const refused = await outcome(f.publish(body('d'), 'd'));
+    t.ok(refused instanceof BusUnavailableError, `the fourth publish is refused (${String(refused)})`);
+    const rec = new Recorder();
+    f.bus.consume(f.consumer(), ackAll(rec));
+    await Promise.all(held);
+    await eventually('the stream drained', async () => (await f.bus.stats()).pending[f.stream] === 0);
+    await f.publish(body('d'), 'd again');
+    await rec.until('d delivered', () => rec.distinct.has(body('d')));
+    t.same(rec.texts(), ['a', 'b', 'c', 'd'].map(body), 'the refused message was not stored');
+  });
+
   t.test(`${name}: stop() waits for the handler in progress; its unacked messages go to another consumer`, async (t) => {
     const f = await busFixture(t, open, stream);
     const rec = new Recorder();

@@ -1,11 +1,13 @@
 /**
  * The Alertmanager webhook receiver on the embedded platform: one record per alert, dated by
  * startsAt (firing) or endsAt (resolved), never by Go's zero time; the body checked against the
- * webhook schema; the same stream keys as every listener. In embedded mode a 200 is answered
- * only once the rows are stored; rows are counted physically (no FINAL).
+ * webhook schema; the same stream keys as every listener. A 200 means the records are on the bus
+ * (in-process: in its log on disk); the rows are read once the pipeline has settled, so a refused
+ * record that was stored all the same would show; rows are counted physically (no FINAL).
  */
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { ingestSettled } from '../../support/settled.js';
 import { createStream, type KeyVia, type StreamInfo, sendKey } from '../../support/streams.js';
 
 const PATH = '/api/public/cl/v1/alertmanager';
@@ -64,10 +66,17 @@ interface EventRow {
   received_at: string;
   payload: string;
 }
-const events = (streamId: number) =>
-  p.platform.engines.analytics.query<EventRow>('SELECT ts, received_at, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY ts, payload', { s: streamId });
-const rowCount = async (streamId: number): Promise<number> =>
-  Number((await p.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events WHERE stream_id = {s:UInt64}', { s: streamId }))[0]!.n);
+/** The stored rows of a stream, once every record acknowledged so far is stored. */
+async function events(streamId: number): Promise<EventRow[]> {
+  await ingestSettled(p.platform);
+  return p.platform.engines.analytics.query<EventRow>('SELECT ts, received_at, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY ts, payload', {
+    s: streamId,
+  });
+}
+async function rowCount(streamId: number): Promise<number> {
+  await ingestSettled(p.platform);
+  return Number((await p.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events WHERE stream_id = {s:UInt64}', { s: streamId }))[0]!.n);
+}
 
 /** ClickHouse's DateTime64(3) text of an epoch-ms value. */
 const chTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');

@@ -1,12 +1,15 @@
 /**
  * The Elasticsearch `_bulk` receiver on the embedded platform: what shippers send (Fluent Bit,
- * Vector, Filebeat, Logstash), what it answers, and the event rows stored behind each answer. In
- * embedded mode a 200 is answered only once the rows are stored, so they are read right after.
- * Rows are counted physically (no FINAL): a record stored twice would show.
+ * Vector, Filebeat, Logstash), what it answers, and the event rows stored behind each answer. A
+ * 200 means the records are on the bus (in-process: in its log on disk); the event worker stores
+ * them behind the answer, so rows are read once the pipeline has settled (a refused document
+ * stored all the same would show by then). Rows are counted physically (no FINAL): a record
+ * stored twice would show.
  */
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
+import { ingestSettled } from '../../support/settled.js';
 import { createStream, type KeyVia, type StreamInfo, sendKey } from '../../support/streams.js';
 
 const ELASTIC = '/api/public/cl/v1/elastic';
@@ -49,10 +52,17 @@ interface EventRow {
   received_at: string;
   payload: string;
 }
-const events = (streamId: number) =>
-  p.platform.engines.analytics.query<EventRow>('SELECT ts, received_at, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY ts, payload', { s: streamId });
-const rowCount = async (streamId: number): Promise<number> =>
-  Number((await p.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events WHERE stream_id = {s:UInt64}', { s: streamId }))[0]!.n);
+/** The stored rows of a stream, once every record acknowledged so far is stored. */
+async function events(streamId: number): Promise<EventRow[]> {
+  await ingestSettled(p.platform);
+  return p.platform.engines.analytics.query<EventRow>('SELECT ts, received_at, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY ts, payload', {
+    s: streamId,
+  });
+}
+async function rowCount(streamId: number): Promise<number> {
+  await ingestSettled(p.platform);
+  return Number((await p.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events WHERE stream_id = {s:UInt64}', { s: streamId }))[0]!.n);
+}
 const payloads = async (streamId: number): Promise<unknown[]> => (await events(streamId)).map((r) => JSON.parse(r.payload));
 
 /** ClickHouse's DateTime64(3) text of an epoch-ms value. */

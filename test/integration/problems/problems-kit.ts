@@ -1,12 +1,11 @@
 /**
  * Shared set-up for the problem tests (issue #7, DESIGN §7): the CMDB kit plus a stream, a
  * trigger on it, records posted over HTTP, and the problems as the ClickHouse table holds them.
- * A post is answered once the records are stored and their hits are on the bus (in-process: in
- * its log on disk); the problem stage works behind it, so `post` then waits until the stage has
- * taken every hit (the HITS stream is empty), and the problems they open are written by then.
+ * A post is answered once the records are on the bus (in-process: in its log on disk); the event
+ * worker and the problem stage work behind it, so `post` then waits until both streams are empty,
+ * and the problems the records open are written by then.
  */
-import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
-import { eventually } from '../../support/bus-recorder.js';
+import { ingestSettled } from '../../support/settled.js';
 import { CIS, Kit } from '../cmdb/cmdb-kit.js';
 
 export const STREAM_DATA = '/api/public/cl/v1/stream-data';
@@ -58,10 +57,9 @@ export class ProblemsKit extends Kit {
     await this.problemsSettled();
   }
 
-  /** Every hit handed to the problem stage has been placed, its rows and CI summaries written. */
+  /** Every record posted is stored and every hit placed, its rows and CI summaries written. */
   async problemsSettled(): Promise<void> {
-    const { bus } = this.p.platform.engines;
-    await eventually('the problem stage to take every hit', async () => ((await bus.stats()).pending[HITS_STREAM.name] ?? 0) === 0, 60_000, 5);
+    await ingestSettled(this.p.platform);
   }
 
   async getCi(id: number): Promise<any> {

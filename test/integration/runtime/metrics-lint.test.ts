@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { startTestPlatform } from '../../support/platform.js';
 import { binaryPath } from '../../support/services.js';
+import { ingestSettled } from '../../support/settled.js';
 import { SlaKit } from '../sla/sla-kit.js';
 
 const promtool = binaryPath('promtool');
@@ -44,6 +45,7 @@ t.test('per stream: records stored as events and records dead-lettered are count
     body: 'ok 1\nok 2\nnot a match\nok 3\n',
   });
   t.equal(posted.status, 200);
+  await ingestSettled(p.platform);
   const text = await (await fetch(`${p.base}/metrics`)).text();
   t.match(text, new RegExp(`^ops_stream_events_total\\{stream="${id}"\\} 3$`, 'm'));
   t.match(text, new RegExp(`^ops_stream_dead_letters_total\\{stream="${id}"\\} 1$`, 'm'));

@@ -16,6 +16,8 @@ export interface StreamSpec {
   retention: 'workqueue' | 'limits';
   /** Messages above this count make publish fail with BusUnavailableError (backpressure). */
   maxMessages?: number;
+  /** Message bytes above this bound make publish fail with BusUnavailableError, like maxMessages. */
+  maxBytes?: number;
   /**
    * In-process bus only: what a publish waits for. `consumed` (the default): a consumer's ack,
    * since nothing in memory survives a restart. `logged`: the message's write to the bus's log
@@ -23,6 +25,12 @@ export interface StreamSpec {
    * does); a bus opened without a log keeps such a stream `consumed`.
    */
   inProcess?: 'consumed' | 'logged';
+  /**
+   * In-process `logged` streams: while their messages hold more bytes than this, a publish waits
+   * (within its timeout) for the consumers to bring them under it before it writes. Producers go
+   * at the consumers' pace, answering more slowly, instead of running into the bound's refusals.
+   */
+  paceBytes?: number;
 }
 
 export interface ConsumerSpec {

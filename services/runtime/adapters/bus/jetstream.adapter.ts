@@ -80,6 +80,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
 
     async ensureStream(spec: StreamSpec): Promise<void> {
       const bounded = spec.maxMessages !== undefined && spec.maxMessages >= 0;
+      const boundedBytes = spec.maxBytes !== undefined && spec.maxBytes >= 0;
       const cfg: Partial<StreamConfig> = {
         name: spec.name,
         subjects: spec.subjects,
@@ -87,8 +88,9 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
         storage: StorageType.File,
         duplicate_window: nanos(spec.duplicateWindowMs),
         max_msgs: bounded ? spec.maxMessages : -1,
+        max_bytes: boundedBytes ? spec.maxBytes : -1,
         // Refusing the new message is what turns a full stream into backpressure on publish.
-        discard: bounded ? DiscardPolicy.New : DiscardPolicy.Old,
+        discard: bounded || boundedBytes ? DiscardPolicy.New : DiscardPolicy.Old,
       };
       try {
         await jsm.streams.add(cfg);

@@ -24,10 +24,15 @@ export interface StreamEvents {
 
 export class MemoryStream implements DurableHost {
   lastSeq = 0;
+  /** The bytes of the messages stored, against spec.maxBytes. */
+  private bytes = 0;
   private readonly messages = new Map<number, StreamEntry>();
   /** Insertion order is store order, so the expired ids are always at the front. */
   private readonly ids = new Map<string, StreamEntry>();
   readonly durables = new Map<string, MemoryDurable>();
+
+  /** Publishers waiting for the backlog to fall under spec.paceBytes. */
+  private roomWaiters: Array<() => void> = [];
 
   /** Set when the stream's messages go to the log: decided once, when the stream is created. */
   private readonly log: MemoryBusLog | undefined;
@@ -77,10 +82,46 @@ export class MemoryStream implements DurableHost {
     return this.ids.get(msgId);
   }
 
+  /**
+   * Resolves once the stream's messages hold no more than spec.paceBytes (at once when they do);
+   * rejects when they still do after `timeoutMs` (waits as long as it takes without one).
+   */
+  async room(timeoutMs: number | undefined): Promise<void> {
+    const pace = this.spec.paceBytes;
+    if (pace === undefined || this.bytes <= pace) return;
+    let timer: NodeJS.Timeout | undefined;
+    let waiter: (() => void) | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        waiter = resolve;
+        this.roomWaiters.push(resolve);
+        if (timeoutMs !== undefined)
+          timer = setTimeout(
+            () => reject(new BusUnavailableError(`stream ${this.name} holds ${this.bytes} bytes of messages, over its pace of ${pace}, for ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+      });
+    } finally {
+      clearTimeout(timer);
+      this.roomWaiters = this.roomWaiters.filter((w) => w !== waiter);
+    }
+  }
+
+  private wakeRoomWaiters(): void {
+    if (this.roomWaiters.length === 0 || this.bytes > (this.spec.paceBytes ?? Number.POSITIVE_INFINITY)) return;
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
   store(subject: string, data: Uint8Array, msgId: string | undefined, now: number): StreamEntry {
     const max = this.spec.maxMessages;
     if (max !== undefined && max >= 0 && this.messages.size >= max) {
       throw new BusUnavailableError(`stream ${this.name} holds ${this.messages.size} messages, its bound`);
+    }
+    const maxBytes = this.spec.maxBytes;
+    if (maxBytes !== undefined && this.messages.size > 0 && this.bytes + data.byteLength > maxBytes) {
+      throw new BusUnavailableError(`stream ${this.name} holds ${this.bytes} bytes of messages, near its bound of ${maxBytes}`);
     }
     if (this.log) {
       try {
@@ -110,6 +151,7 @@ export class MemoryStream implements DurableHost {
       },
     };
     this.messages.set(entry.seq, entry);
+    this.bytes += entry.data.byteLength;
     if (entry.msgId !== undefined) this.ids.set(entry.msgId, entry);
     for (const d of this.durables.values()) d.dispatch();
     return entry;
@@ -154,12 +196,17 @@ export class MemoryStream implements DurableHost {
   close(): void {
     for (const d of this.durables.values()) d.close();
     for (const entry of this.messages.values()) entry.settle(new BusUnavailableError('bus closed'));
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private collect(entry: StreamEntry): void {
     const gone = this.spec.retention === 'workqueue' || (this.durables.size > 0 && [...this.durables.values()].every((d) => d.passed(entry.seq, entry.subject)));
     if (!gone) return;
     this.messages.delete(entry.seq);
+    this.bytes -= entry.data.byteLength;
     this.log?.remove(this.name, entry.seq);
+    this.wakeRoomWaiters();
   }
 }

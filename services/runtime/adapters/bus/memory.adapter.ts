@@ -69,6 +69,10 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
       if (closed) throw new BusUnavailableError('bus closed');
       const stream = streamFor(subject);
       if (!stream) throw new BusUnavailableError(`no stream captures subject ${subject}`);
+      if (stream.logged) {
+        await stream.room(options.timeoutMs);
+        if (closed) throw new BusUnavailableError('bus closed');
+      }
       const now = Date.now();
       const original = stream.duplicateOf(options.msgId, now);
       const entry = original ?? stream.store(subject, data, options.msgId, now);
