@@ -5,6 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 import { LabelValue, LIMITS, LongText, labelRecord, NameText, Nullable } from './common.schema.js';
+import { CiLiveSla, ciLiveSlaExample } from './live-sla.schema.js';
 
 const IdRef = Type.Object({ id: Type.Number() });
 const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
@@ -59,10 +60,11 @@ export const ConfigItem = Type.Object({
   outgoingEdges: Type.Array(Edge),
   cmdbLinks: Type.Array(CmdbLink),
   sharedToWorkGroups: Type.Array(Grant),
+  sla: Type.Optional(CiLiveSla),
 });
 
 export const ShortCi = IdName;
-export const FilteredCi = Type.Object({ id: Type.Integer(), name: Type.String(), labels: Nullable(Labels) });
+export const FilteredCi = Type.Object({ id: Type.Integer(), name: Type.String(), labels: Nullable(Labels), sla: Type.Optional(CiLiveSla) });
 
 export const CiFilter = Type.Object({
   ids: Type.Optional(Nullable(Type.Array(Type.Number(), { maxItems: LIMITS.listItems }))),
@@ -113,6 +115,10 @@ export const LinkBody = Type.Object({ id: Type.Optional(Nullable(Type.Number()))
 export const GetCiQuery = Type.Object({
   includeState: Type.Optional(Type.Boolean({ default: false })),
   includeHealth: Type.Optional(Type.Boolean({ default: false })),
+  includeSla: Type.Optional(Type.Boolean({ default: false, description: 'Adds `sla`: live availability, error budgets and burn rates' })),
+});
+export const FilterCiQuery = Type.Object({
+  includeSla: Type.Optional(Type.Boolean({ default: false, description: 'Adds `sla` to each CI: live availability, error budgets and burn rates' })),
 });
 export const DeleteCiQuery = Type.Object({ applyGrants: Type.Optional(Type.Boolean({ default: false })) });
 
@@ -189,9 +195,10 @@ export const configItemExample = {
   ],
 } satisfies ConfigItemModel;
 
-/** configItemExample asked for with includeState and includeHealth. */
+/** configItemExample asked for with includeState, includeHealth and includeSla. */
 export const configItemWithStateExample = {
   ...configItemExample,
+  sla: ciLiveSlaExample,
   state: { value: 'Unknown', valueUnderMaintenance: 'Unknown', Timestamp: '2026-03-02T08:33:15.250Z' },
   healthStatus: { value: 100, timestamp: '2026-03-02T08:33:15.250Z', calculation: { resultBy: 'Direct', direct: 100, weight: 100 } },
   healthInfluence: { value: 100, maxInfluence: true },

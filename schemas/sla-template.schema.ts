@@ -32,6 +32,12 @@ const Priority = Type.Integer({ minimum: 1, maximum: 4, description: 'Problem pr
 const LocalTime = Type.String({ pattern: '^\\d{2}:\\d{2}$', description: "Local time HH:mm; '24:00' ends the day (only as `to`)" });
 const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Local date YYYY-MM-DD' });
 const TimeZone = (options: { default?: string } = {}) => Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin', ...options });
+const Target = Type.Number({
+  exclusiveMinimum: 0,
+  exclusiveMaximum: 100,
+  description:
+    'Single only: the availability objective in percent (e.g. 99.9). Its CIs then show the error budget left in the current period and the burn rate (live SLA); null: none',
+});
 const Description = (options: { default?: string } = {}) => Type.String({ maxLength: 4000, ...options });
 
 export const SlaWorkingHours = Type.Object(
@@ -77,6 +83,7 @@ const bodyFields = {
   priorities: Type.Optional(Type.Array(Priority, { minItems: 1, maxItems: 4, default: [1, 2], description: 'Single only: priorities that count against the SLA' })),
   calendar: Type.Optional(Nullable(SlaCalendarInput)),
   excludeMaintenance: Type.Optional(Type.Boolean({ default: true, description: 'Single only' })),
+  target: Type.Optional(Nullable(Target)),
   templates: Type.Optional(Type.Array(SlaTemplateMemberInput, { minItems: 1, description: 'Multi only: Single templates with weights' })),
 };
 
@@ -101,6 +108,7 @@ export const SlaTemplatePatch = Type.Object(
     priorities: Type.Optional(Type.Array(Priority, { minItems: 1, maxItems: 4 })),
     calendar: bodyFields.calendar,
     excludeMaintenance: Type.Optional(Type.Boolean()),
+    target: Type.Optional(Nullable(Target)),
     templates: bodyFields.templates,
   },
   { additionalProperties: false, minProperties: 1 },
@@ -130,6 +138,7 @@ export const SlaSingleTemplateAdmin = Type.Object({
   priorities: Type.Array(Priority),
   calendar: Nullable(SlaCalendar),
   excludeMaintenance: Type.Boolean(),
+  target: Nullable(Target),
 });
 
 /** A multi-template as stored and shown by the admin API: Single templates with weights. */

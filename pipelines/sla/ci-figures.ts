@@ -22,7 +22,7 @@
 
 import { totalLength, unionIntervals } from './interval-ops.js';
 import { maxWeightSegments, type WeightedInterval } from './max-weight-sweep.js';
-import type { Interval, ProblemInput, SlaFigures } from './sla.types.js';
+import type { Interval, ProblemInput, ProblemTimes, SlaFigures } from './sla.types.js';
 
 /** What every CI of a template shares. */
 export interface CiFiguresContext {
@@ -36,10 +36,10 @@ export interface CiFiguresContext {
 }
 
 /** The end of a problem for the maths: an open one lasts until now (never before its start). */
-export const problemEnd = (p: ProblemInput, now: number): number => (p.end !== null ? p.end : Math.max(p.start, now));
+export const problemEnd = (p: ProblemTimes, now: number): number => (p.end !== null ? p.end : Math.max(p.start, now));
 
 /** Whether a problem overlaps the range (a zero-length one: when its instant is in it). */
-export function overlapsRange(p: ProblemInput, range: Interval, now: number): boolean {
+export function overlapsRange(p: ProblemTimes, range: Interval, now: number): boolean {
   const end = problemEnd(p, now);
   if (end > p.start) return p.start < range.end && end > range.start;
   return p.start >= range.start && p.start < range.end;
@@ -53,7 +53,7 @@ export const influencePercent = (influence: ProblemInput['influence']): number =
  * Figures of one CI. `maintenance` must be sorted, disjoint and inside the range (the shape
  * SlaCiInput promises); `problems` may be of any priority and in any order.
  */
-export function ciFigures(context: CiFiguresContext, maintenance: readonly Interval[], problems: readonly ProblemInput[]): SlaFigures {
+export function ciFigures(context: CiFiguresContext, maintenance: readonly Interval[], problems: readonly ProblemTimes[]): SlaFigures {
   const { range, now, included, unattended } = context;
   const totalMs = Math.max(0, range.end - range.start);
   const blocked = context.excludeMaintenance && maintenance.length > 0 ? unionIntervals(unattended, maintenance) : unattended;

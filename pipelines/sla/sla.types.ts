@@ -52,6 +52,9 @@ export interface ProblemInput {
   incidents: SlaIncidentGroup[];
 }
 
+/** What the availability maths reads of a problem (ci-figures.ts). */
+export type ProblemTimes = Pick<ProblemInput, 'start' | 'end' | 'priority' | 'influence'>;
+
 /** A working calendar: weekly hours in a time zone, minus holidays. None = always attended. */
 export interface WorkingCalendar {
   /** IANA zone, e.g. `Europe/Berlin`. */

@@ -4,6 +4,7 @@ import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.por
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Authenticator } from './auth.js';
+import type { LiveSla } from './sla/live-sla.js';
 
 /** What route builders of the API need. */
 export interface ApiDeps {
@@ -16,6 +17,8 @@ export interface ApiDeps {
   /** SLA jobs are queued here. */
   bus: Bus;
   logger: Logger;
+  /** The live SLA figures of every CI (includeSla). */
+  liveSla: LiveSla;
 }
 
 export const isoNow = (deps: ApiDeps): string => new Date(deps.now()).toISOString();

@@ -20,6 +20,7 @@ import { publicReferenceRoutes } from './cmdb/reference.routes.js';
 import { calendarRoutes } from './maintenance/calendar.routes.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 import { withCatchUp } from './read-after-write.js';
+import { createLiveSla, type LiveSla } from './sla/live-sla.js';
 import { slaReportRoutes } from './sla/sla-reports.routes.js';
 import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
 import { createTokenUsage } from './token-usage.js';
@@ -50,16 +51,29 @@ export function apiRoutes(deps: ApiDeps): Route[] {
   ];
 }
 
-export const apiPart: Part = {
-  name: 'api',
-  async start(ctx) {
-    await bootstrap(ctx);
-    const now = ctx.now;
-    const usage = createTokenUsage({ controlPlane: ctx.controlPlane, logger: ctx.logger, now });
-    ctx.lifecycle.onStop('token usage', () => usage.stop());
-    const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id) });
-    return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics: ctx.engines.analytics, bus: ctx.engines.bus, logger: ctx.logger }).map((route) =>
-      withCatchUp(route, ctx.controlPlane.catchUp),
-    );
-  },
-};
+export interface ApiHooks {
+  /** Hands over the live SLA index once it is loaded (tests read changes when they choose). */
+  liveSla?: (live: LiveSla) => void;
+}
+
+export function createApiPart(hooks: ApiHooks = {}): Part {
+  return {
+    name: 'api',
+    async start(ctx) {
+      await bootstrap(ctx);
+      const now = ctx.now;
+      const usage = createTokenUsage({ controlPlane: ctx.controlPlane, logger: ctx.logger, now });
+      ctx.lifecycle.onStop('token usage', () => usage.stop());
+      const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id) });
+      const liveSla = createLiveSla({ analytics: ctx.engines.analytics, model: ctx.controlPlane.model, metrics: ctx.metrics, logger: ctx.logger, now });
+      await liveSla.start();
+      ctx.lifecycle.onStop('live SLA', () => liveSla.stop());
+      hooks.liveSla?.(liveSla);
+      return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics: ctx.engines.analytics, bus: ctx.engines.bus, logger: ctx.logger, liveSla }).map((route) =>
+        withCatchUp(route, ctx.controlPlane.catchUp),
+      );
+    },
+  };
+}
+
+export const apiPart: Part = createApiPart();

@@ -4,6 +4,7 @@ import {
   CiCreate,
   type CiCreateBody,
   CiFilter,
+  FilterCiQuery,
   type CiFilterBody,
   CiUpdate,
   type CiUpdateBody,
@@ -47,6 +48,7 @@ import { type ApiDeps, isoNow } from '../api-deps.js';
 import { principal } from '../auth.js';
 import { parseId, problems } from '../route-kit.js';
 import { CMDB_PREFIX } from './reference.routes.js';
+import { liveSlaView } from '../sla/live-sla.js';
 import { createVisibility } from './visibility.js';
 
 const CIS = `${CMDB_PREFIX}/config-items`;
@@ -94,17 +96,19 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       name: 'cmdb.filterConfigItems',
       summary: '#5 CIs matching ids, names and labels',
       schema: {
+        query: FilterCiQuery,
         body: CiFilter,
         bodyExample: ciFilterExample,
         responses: { 200: { description: 'Filtered CIs', schema: Type.Array(FilteredCi), example: filteredCisExample }, ...problems(400, 401, 415) },
       },
       handler: (req) => {
         const visible = visibleTo(principal(req).subject);
+        const withSla = req.queryValues['includeSla'] === true;
         return json(
           200,
           filterCis(model.slices.cmdb, req.body as CiFilterBody)
             .filter((ci) => visible(ci.id))
-            .map(filteredView),
+            .map((ci) => (withSla ? { ...filteredView(ci), sla: liveSlaView(deps.liveSla.ofCi(ci.id)) } : filteredView(ci))),
         );
       },
     },
@@ -180,7 +184,9 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
         const flag = (name: string) => req.queryValues[name] === true;
-        return json(200, ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: deps.now() }));
+        const view = ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: deps.now() });
+        if (flag('includeSla')) view.sla = liveSlaView(deps.liveSla.ofCi(id));
+        return json(200, view);
       },
     },
     {

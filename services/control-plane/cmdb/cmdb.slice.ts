@@ -18,7 +18,11 @@ export class CmdbSlice implements Slice {
   private readonly byLabel = new Map<string, Set<number>>();
   private readonly byLabelValue = new Map<string, Set<number>>();
 
+  /** Counts the changes applied: what is derived from the CMDB knows when to derive it again. */
+  changes = 0;
+
   apply(key: string, kind: string, value: unknown): void {
+    this.changes++;
     const id = Number(key.slice(kind.length + 1));
     if (kind === 'citype') {
       if (value === null) this.types.delete(id);

@@ -28,7 +28,7 @@ export interface RefChecks {
 }
 export const ALL_REFS: RefChecks = { configItems: true, owner: true, templates: true };
 
-const SINGLE_ONLY = ['configItems', 'priorities', 'calendar', 'excludeMaintenance'] as const;
+const SINGLE_ONLY = ['configItems', 'priorities', 'calendar', 'excludeMaintenance', 'target'] as const;
 const DAY_END = 24 * 60;
 
 /** The draft a PATCH body makes of a stored template (lists, calendar and owner replaced whole). */
@@ -58,6 +58,7 @@ export function patchedDraft(current: SlaTemplateAdminModel, patch: SlaTemplateP
           priorities: patch.priorities ?? current.priorities,
           calendar: patch.calendar !== undefined ? patch.calendar : current.calendar,
           excludeMaintenance: patch.excludeMaintenance ?? current.excludeMaintenance,
+          target: patch.target !== undefined ? patch.target : current.target,
           ...given('templates'),
         }
       : {
@@ -68,6 +69,7 @@ export function patchedDraft(current: SlaTemplateAdminModel, patch: SlaTemplateP
           ...given('priorities'),
           ...given('calendar'),
           ...given('excludeMaintenance'),
+          ...given('target'),
         };
   return { draft, refs: { configItems: patch.configItems !== undefined, owner: ownerGiven, templates: patch.templates !== undefined } };
 }
@@ -92,6 +94,7 @@ export function checkTemplate(model: PlatformModel, draft: SlaTemplateDraft, ref
       priorities: checkPriorities(draft.priorities ?? [1, 2], fail),
       calendar: draft.calendar ? checkCalendar(draft.calendar, fail) : null,
       excludeMaintenance: draft.excludeMaintenance ?? true,
+      target: draft.target ?? null,
     };
   } else {
     for (const key of SINGLE_ONLY) if (draft[key] !== undefined) fail(`/${key}`, 'is only for a Single template');

@@ -10,8 +10,11 @@ export class SlaTemplatesSlice implements Slice {
   readonly templates = new Map<number, SlaTemplateRecord>();
   /** Single template id → ids of the Multi templates that list it. */
   private readonly usedBy = new Map<number, Set<number>>();
+  /** Counts the changes applied (see CmdbSlice.changes). */
+  changes = 0;
 
   apply(key: string, kind: string, value: unknown): void {
+    this.changes++;
     const id = Number(key.slice(kind.length + 1));
     const before = this.templates.get(id);
     if (before?.type === 'Multi') for (const member of before.templates) this.usedBy.get(member.id)?.delete(id);
@@ -19,7 +22,9 @@ export class SlaTemplatesSlice implements Slice {
       this.templates.delete(id);
       return;
     }
-    const template = value as SlaTemplateRecord;
+    const stored = value as SlaTemplateRecord;
+    // Templates stored before templates had a target have none.
+    const template = stored.type === 'Single' && stored.target === undefined ? { ...stored, target: null } : stored;
     this.templates.set(id, template);
     if (template.type === 'Multi') {
       for (const member of template.templates) {

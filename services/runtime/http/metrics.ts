@@ -30,6 +30,10 @@ export interface Metrics {
   /** SLA report jobs: the whole job by outcome, and its phases when it finished. */
   readonly slaJobDuration: Histogram<'outcome'>;
   readonly slaJobPhaseDuration: Histogram<'phase'>;
+  /** Live SLA (issue #18) of the CIs of templates with a target, set at each scrape. */
+  readonly slaAvailability: Gauge<'ci' | 'window'>;
+  readonly slaBudgetRemaining: Gauge<'template' | 'ci'>;
+  readonly slaBurnRate: Gauge<'template' | 'ci' | 'window'>;
   /** Brings the redeliveries counter up to the bus's own count since start (a counter only goes up). */
   recordRedeliveries(sinceStart: number): void;
   /** Sets the function that refreshes the bus gauges at each scrape. */
@@ -135,6 +139,24 @@ export function createMetrics(): Metrics {
       help: 'Phases of the SLA jobs that finished: problems (read and copy), maths, store',
       labelNames: ['phase'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    slaAvailability: new Gauge({
+      name: 'ops_sla_availability_percent',
+      help: 'Live availability of each CI of an SLA template with a target, over the rolling window ending now (24h, 7d, 30d; default rules)',
+      labelNames: ['ci', 'window'],
+      registers: [registry],
+    }),
+    slaBudgetRemaining: new Gauge({
+      name: 'ops_sla_error_budget_remaining_ratio',
+      help: "Share of the error budget left in the template's current period, per template with a target and CI (negative once the target is missed)",
+      labelNames: ['template', 'ci'],
+      registers: [registry],
+    }),
+    slaBurnRate: new Gauge({
+      name: 'ops_sla_burn_rate',
+      help: "Error budget burn rate over the window (1h, 6h) against the template's target: 1 spends the budget exactly over the period",
+      labelNames: ['template', 'ci', 'window'],
       registers: [registry],
     }),
     recordRedeliveries(sinceStart) {

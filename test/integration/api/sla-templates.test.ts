@@ -88,7 +88,21 @@ t.test('create a Single template: 201, the defaults filled in', async (t) => {
     priorities: [1, 2],
     calendar: null,
     excludeMaintenance: true,
+    target: null,
   });
+});
+
+t.test('a Single template may carry a target (percent); PATCH changes or clears it', async (t) => {
+  const created = await create(single({ target: 99.9 }));
+  t.equal(created.target, 99.9);
+  const changed = await k.api('PATCH', `${TEMPLATES}/${created.id}`, { json: { target: 99.5 } });
+  t.equal(changed.body.target, 99.5);
+  const cleared = await k.api('PATCH', `${TEMPLATES}/${created.id}`, { json: { target: null } });
+  t.equal(cleared.body.target, null);
+});
+
+t.test('400 /target: a percent strictly between 0 and 100', async (t) => {
+  for (const target of [100, 0, -1, 'high']) await refused(t, single({ target }), '/target');
 });
 
 t.test('create a Single template with every field: the calendar is stored sorted, holidays unique', async (t) => {
@@ -341,7 +355,7 @@ t.test('400: fields of the other type are refused, each with its path', async (t
   const s = await create(single());
   await refused(t, single({ templates: [{ id: s.id }] }), '/templates', /only for a Multi template/);
   const m = { type: 'Multi', name: k.uniq('m'), period: 'ThisYear', ownerType: 'WorkGroup', workGroupId: wg.id, templates: [{ id: s.id }] };
-  for (const [field, value] of Object.entries({ configItems: [{ id: ciA }], priorities: [1], calendar: null, excludeMaintenance: false })) {
+  for (const [field, value] of Object.entries({ configItems: [{ id: ciA }], priorities: [1], calendar: null, excludeMaintenance: false, target: 99 })) {
     await refused(t, { ...m, [field]: value }, `/${field}`, /only for a Single template/);
   }
   const existing = await multi([s.id]);

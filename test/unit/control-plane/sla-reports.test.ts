@@ -24,6 +24,7 @@ const template: SlaTemplateRecord = {
   priorities: [1, 3],
   calendar: null,
   excludeMaintenance: true,
+  target: null,
 };
 
 function model(): PlatformModel {

@@ -20,6 +20,7 @@ const single = (id: number, owner: { userId: number } | { workGroupId: number })
   priorities: [1, 2],
   calendar: null,
   excludeMaintenance: true,
+  target: null,
 });
 
 function model(): PlatformModel {

@@ -1,0 +1,250 @@
+/**
+ * The live SLA of every CI (issue #18), held in memory by each API process so that a GET with
+ * includeSla reads no store. At start it reads the problems of the last 31 days once (FINAL, in
+ * pages of CIs); then, every second, only the rows written to `problems` since the last read,
+ * from `problem_changes` (0005_problem_changes.sql), keeping per problem id its highest version.
+ * The reads overlap by a few seconds, so a row whose insert committed after a later one's is
+ * still seen; every 15 minutes the whole state is read again, which also drops what has aged out.
+ * Maintenance comes from the control plane at each request, like every CI read.
+ *
+ * The figures are those of pipelines/sla/live-figures.ts; they reflect the problems as of the
+ * last read (`asOf`), at most about a second behind.
+ */
+import { LIVE_WINDOWS, type LiveBudget, type LiveCi, type LiveRules, type LiveWindowFigures, liveBudget, liveWindows } from '../../../pipelines/sla/live-figures.js';
+import { periodRange } from '../../../pipelines/sla/period-range.js';
+import type { Interval, ProblemTimes } from '../../../pipelines/sla/sla.types.js';
+import type { CiLiveSlaModel } from '../../../schemas/live-sla.schema.js';
+import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
+import { maintenanceIntervals } from '../../control-plane/maintenance/maintenance-coverage.js';
+import type { PlatformModel } from '../../control-plane/slices.js';
+import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
+import type { Metrics } from '../../runtime/http/metrics.js';
+import type { Logger } from '../../runtime/logger.js';
+import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
+
+const DAY_MS = 86_400_000;
+/** Problems kept: those that ended within this time (the longest window, and a day to spare). */
+const HORIZON_MS = 31 * DAY_MS;
+const POLL_MS = 1000;
+/** Each read goes back this far before the last row seen: inserts commit out of their written_at order. */
+const OVERLAP_MS = 10_000;
+const RELOAD_MS = 15 * 60_000;
+const PAGE_ROWS = 100_000;
+const LOAD_CIS_PER_PAGE = 5000;
+
+interface LiveSpan extends ProblemTimes {
+  version: number;
+  /** A row said the problem never existed: kept, so an older row read again does not bring it back. */
+  deleted: boolean;
+}
+
+/** One template with a target that covers the CI, and where the CI stands against it. */
+export interface CiBudget extends LiveBudget {
+  template: { id: number; name: string };
+}
+
+export interface CiLiveFigures {
+  /** The problems as of this instant (the last read of the store). */
+  asOf: number;
+  windows: LiveWindowFigures[];
+  budgets: CiBudget[];
+}
+
+export interface LiveSla {
+  /** Reads the problems of the horizon; resolves once the figures can be served. */
+  start(): Promise<void>;
+  /** Reads the changes written since the last read (the timer does it every second). */
+  refresh(): Promise<void>;
+  ofCi(ciId: number): CiLiveFigures;
+  stop(): void;
+}
+
+interface Row {
+  id: string;
+  ci_id: string;
+  s: number;
+  e: number;
+  p: number;
+  iv: number;
+  im: number;
+  v: string;
+}
+interface ChangeRow extends Row {
+  w: number;
+  d: number;
+}
+
+const COLUMNS = `toString(id) AS id, ci_id, toFloat64(toUnixTimestamp64Milli(date_start)) AS s, ifNull(toFloat64(toUnixTimestamp64Milli(date_end)), -1) AS e,
+  priority AS p, influence_value AS iv, influence_max AS im, version AS v`;
+
+const spanOf = (row: Row, deleted = false): LiveSpan => ({
+  start: row.s,
+  end: row.e < 0 ? null : row.e,
+  priority: Math.min(4, Math.max(1, row.p)) as ProblemTimes['priority'],
+  influence: { value: row.iv, maxInfluence: row.im === 1 },
+  version: Number(row.v),
+  deleted,
+});
+
+/** The wire form (schemas/live-sla.schema.ts): instants as ISO text, durations in whole milliseconds. */
+export function liveSlaView(live: CiLiveFigures): CiLiveSlaModel {
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  return {
+    asOf: iso(live.asOf),
+    windows: live.windows,
+    budgets: live.budgets.map((b) => ({
+      template: b.template,
+      target: b.target,
+      period: { start: iso(b.period.start), end: iso(b.period.end) },
+      allowedMs: Math.round(b.allowedMs),
+      usedMs: Math.round(b.usedMs),
+      remainingMs: Math.round(b.remainingMs),
+      remaining: b.remaining,
+      burnRate: b.burnRates,
+    })),
+  };
+}
+
+const msText = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+
+/** Problems by CI, then by problem id. */
+type SpanTable = Map<number, Map<string, LiveSpan>>;
+
+export function createLiveSla(deps: { analytics: AnalyticsStore; model: PlatformModel; metrics: Metrics; logger: Logger; now: () => number }): LiveSla {
+  const { analytics, model } = deps;
+  const log = deps.logger.child({ component: 'live-sla' });
+  let table: SpanTable = new Map();
+  /** The latest written_at (store clock) of the changes read. */
+  let cursor = 0;
+  let asOf = 0;
+  let lastLoad = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  const storeNow = async (): Promise<number> => (await analytics.query<{ t: number }>('SELECT toFloat64(toUnixTimestamp64Milli(now64(3))) AS t'))[0]!.t;
+
+  /** A later row of a problem replaces an earlier one; an older version never replaces a newer. */
+  function put(into: SpanTable, row: Row, deleted: boolean): void {
+    const ciId = Number(row.ci_id);
+    let spans = into.get(ciId);
+    const known = spans?.get(row.id);
+    if (known && known.version > Number(row.v)) return;
+    if (!spans) into.set(ciId, (spans = new Map()));
+    spans.set(row.id, spanOf(row, deleted));
+  }
+
+  async function load(): Promise<void> {
+    const since = await storeNow();
+    const fresh: SpanTable = new Map();
+    const from = msText(deps.now() - HORIZON_MS);
+    const ids = [...model.slices.cmdb.cis.keys()].sort((a, b) => a - b);
+    for (let i = 0; i < ids.length; i += LOAD_CIS_PER_PAGE) {
+      const page = ids.slice(i, i + LOAD_CIS_PER_PAGE);
+      const rows = await analytics.query<Row>(
+        `SELECT ${COLUMNS} FROM problems FINAL WHERE ci_id BETWEEN {first:UInt64} AND {last:UInt64} AND (date_end IS NULL OR date_end > {from:DateTime64(3)})`,
+        { first: page[0], last: page.at(-1), from },
+      );
+      for (const row of rows) put(fresh, row, false);
+    }
+    table = fresh;
+    cursor = since;
+    lastLoad = deps.now();
+    await readChanges();
+  }
+
+  async function readChanges(): Promise<void> {
+    let after = { w: cursor - OVERLAP_MS, id: '' };
+    for (;;) {
+      const rows = await analytics.query<ChangeRow>(
+        `SELECT toFloat64(toUnixTimestamp64Milli(written_at)) AS w, ${COLUMNS}, is_deleted AS d FROM problem_changes
+         WHERE (written_at, toString(id)) > ({w:DateTime64(3)}, {id:String}) ORDER BY written_at, toString(id) LIMIT {limit:UInt32}`,
+        { w: msText(after.w), id: after.id, limit: PAGE_ROWS },
+      );
+      for (const row of rows) put(table, row, row.d === 1);
+      if (rows.length > 0) after = { w: rows.at(-1)!.w, id: rows.at(-1)!.id };
+      if (rows.length < PAGE_ROWS) break;
+    }
+    cursor = Math.max(cursor, after.w);
+    asOf = deps.now();
+  }
+
+  function tick(): void {
+    running ??= (deps.now() - lastLoad >= RELOAD_MS ? load() : readChanges())
+      .catch((err: unknown) => log.warn({ err }, 'reading problem changes failed; the live SLA figures stay as they were'))
+      .finally(() => (running = undefined));
+  }
+
+  /** Templates with a target, by the CIs they cover; derived again when templates or CIs change. */
+  let coverage = { at: '', byCi: new Map<number, SlaSingleTemplateModel[]>() };
+  function covered(): Map<number, SlaSingleTemplateModel[]> {
+    const at = `${model.slices.slaTemplates.changes}:${model.slices.cmdb.changes}`;
+    if (coverage.at !== at) {
+      const byCi = new Map<number, SlaSingleTemplateModel[]>();
+      for (const template of model.slices.slaTemplates.templates.values()) {
+        if (template.type !== 'Single' || template.target === null) continue;
+        for (const id of templateCis(model, template).keys()) {
+          let list = byCi.get(id);
+          if (!list) byCi.set(id, (list = []));
+          list.push(template);
+        }
+      }
+      for (const list of byCi.values()) list.sort((a, b) => a.id - b.id);
+      coverage = { at, byCi };
+    }
+    return coverage.byCi;
+  }
+
+  function liveCi(ciId: number, range: Interval): LiveCi {
+    const spans = table.get(ciId);
+    const problems: LiveSpan[] = [];
+    for (const span of spans?.values() ?? []) if (!span.deleted) problems.push(span);
+    return { problems, maintenance: maintenanceIntervals(model, ciId, range.start, range.end) };
+  }
+
+  function ofCi(ciId: number): CiLiveFigures {
+    const now = deps.now();
+    const longest = LIVE_WINDOWS.at(-1)!.ms;
+    const windows = liveWindows(liveCi(ciId, { start: now - longest, end: now }), now);
+    const budgets = (covered().get(ciId) ?? []).map((template): CiBudget => {
+      const period = periodRange(template.period, template.timeZone, now);
+      const rules: LiveRules = { priorities: template.priorities, excludeMaintenance: template.excludeMaintenance, calendar: calendarOf(template) };
+      // The maintenance of the whole period (scheduled later counts) and of the burn windows.
+      const ci = liveCi(ciId, { start: Math.min(period.start, now - DAY_MS), end: Math.max(period.end, now) });
+      return { template: { id: template.id, name: template.name }, ...liveBudget(ci, rules, template.target!, period, now) };
+    });
+    return { asOf, windows, budgets };
+  }
+
+  deps.metrics.onScrape(async () => {
+    const { slaAvailability, slaBudgetRemaining, slaBurnRate } = deps.metrics;
+    slaAvailability.reset();
+    slaBudgetRemaining.reset();
+    slaBurnRate.reset();
+    for (const ciId of covered().keys()) {
+      const live = ofCi(ciId);
+      const ci = String(ciId);
+      for (const w of live.windows) slaAvailability.set({ ci, window: w.window }, w.availability);
+      for (const b of live.budgets) {
+        const template = String(b.template.id);
+        slaBudgetRemaining.set({ template, ci }, b.remaining);
+        for (const [window, rate] of Object.entries(b.burnRates)) slaBurnRate.set({ template, ci, window }, rate);
+      }
+    }
+  });
+
+  return {
+    async start() {
+      await load();
+      timer = setInterval(tick, POLL_MS);
+      timer.unref();
+    },
+    async refresh() {
+      while (running) await running;
+      await readChanges();
+    },
+    ofCi,
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
