@@ -12,7 +12,7 @@
  */
 import { LIVE_WINDOWS, type LiveBudget, type LiveCi, type LiveRules, type LiveWindowFigures, liveBudget, liveWindows } from '../../../pipelines/sla/live-figures.js';
 import { periodRange } from '../../../pipelines/sla/period-range.js';
-import type { Interval, ProblemTimes } from '../../../pipelines/sla/sla.types.js';
+import type { Interval } from '../../../pipelines/sla/sla.types.js';
 import type { CiLiveSlaModel } from '../../../schemas/live-sla.schema.js';
 import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
 import { maintenanceIntervals } from '../../control-plane/maintenance/maintenance-coverage.js';
@@ -21,6 +21,7 @@ import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.
 import type { Metrics } from '../../runtime/http/metrics.js';
 import type { Logger } from '../../runtime/logger.js';
 import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
+import { LiveProblems, type ProblemFacts } from './live-problems.js';
 
 const DAY_MS = 86_400_000;
 /** Problems kept: those that ended within this time (the longest window, and a day to spare). */
@@ -31,12 +32,6 @@ const OVERLAP_MS = 10_000;
 const RELOAD_MS = 15 * 60_000;
 const PAGE_ROWS = 100_000;
 const LOAD_CIS_PER_PAGE = 5000;
-
-interface LiveSpan extends ProblemTimes {
-  version: number;
-  /** A row said the problem never existed: kept, so an older row read again does not bring it back. */
-  deleted: boolean;
-}
 
 /** One template with a target that covers the CI, and where the CI stands against it. */
 export interface CiBudget extends LiveBudget {
@@ -77,10 +72,12 @@ interface ChangeRow extends Row {
 const COLUMNS = `toString(id) AS id, ci_id, toFloat64(toUnixTimestamp64Milli(date_start)) AS s, ifNull(toFloat64(toUnixTimestamp64Milli(date_end)), -1) AS e,
   priority AS p, influence_value AS iv, influence_max AS im, version AS v`;
 
-const spanOf = (row: Row, deleted = false): LiveSpan => ({
+const factsOf = (row: Row, deleted: boolean): ProblemFacts => ({
+  id: row.id,
+  ciId: Number(row.ci_id),
   start: row.s,
   end: row.e < 0 ? null : row.e,
-  priority: Math.min(4, Math.max(1, row.p)) as ProblemTimes['priority'],
+  priority: row.p,
   influence: { value: row.iv, maxInfluence: row.im === 1 },
   version: Number(row.v),
   deleted,
@@ -107,13 +104,10 @@ export function liveSlaView(live: CiLiveFigures): CiLiveSlaModel {
 
 const msText = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
 
-/** Problems by CI, then by problem id. */
-type SpanTable = Map<number, Map<string, LiveSpan>>;
-
 export function createLiveSla(deps: { analytics: AnalyticsStore; model: PlatformModel; metrics: Metrics; logger: Logger; now: () => number }): LiveSla {
   const { analytics, model } = deps;
   const log = deps.logger.child({ component: 'live-sla' });
-  let table: SpanTable = new Map();
+  let table = new LiveProblems();
   /** The latest written_at (store clock) of the changes read. */
   let cursor = 0;
   let asOf = 0;
@@ -123,19 +117,10 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
 
   const storeNow = async (): Promise<number> => (await analytics.query<{ t: number }>('SELECT toFloat64(toUnixTimestamp64Milli(now64(3))) AS t'))[0]!.t;
 
-  /** A later row of a problem replaces an earlier one; an older version never replaces a newer. */
-  function put(into: SpanTable, row: Row, deleted: boolean): void {
-    const ciId = Number(row.ci_id);
-    let spans = into.get(ciId);
-    const known = spans?.get(row.id);
-    if (known && known.version > Number(row.v)) return;
-    if (!spans) into.set(ciId, (spans = new Map()));
-    spans.set(row.id, spanOf(row, deleted));
-  }
-
   async function load(): Promise<void> {
+    const started = performance.now();
     const since = await storeNow();
-    const fresh: SpanTable = new Map();
+    const fresh = new LiveProblems();
     const from = msText(deps.now() - HORIZON_MS);
     const ids = [...model.slices.cmdb.cis.keys()].sort((a, b) => a - b);
     for (let i = 0; i < ids.length; i += LOAD_CIS_PER_PAGE) {
@@ -144,12 +129,13 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
         `SELECT ${COLUMNS} FROM problems FINAL WHERE ci_id BETWEEN {first:UInt64} AND {last:UInt64} AND (date_end IS NULL OR date_end > {from:DateTime64(3)})`,
         { first: page[0], last: page.at(-1), from },
       );
-      for (const row of rows) put(fresh, row, false);
+      for (const row of rows) fresh.add(factsOf(row, false));
     }
     table = fresh;
     cursor = since;
     lastLoad = deps.now();
     await readChanges();
+    log.info({ problems: table.size, ms: Math.round(performance.now() - started) }, 'live SLA problems loaded');
   }
 
   async function readChanges(): Promise<void> {
@@ -160,7 +146,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
          WHERE (written_at, toString(id)) > ({w:DateTime64(3)}, {id:String}) ORDER BY written_at, toString(id) LIMIT {limit:UInt32}`,
         { w: msText(after.w), id: after.id, limit: PAGE_ROWS },
       );
-      for (const row of rows) put(table, row, row.d === 1);
+      for (const row of rows) table.put(factsOf(row, row.d === 1));
       if (rows.length > 0) after = { w: rows.at(-1)!.w, id: rows.at(-1)!.id };
       if (rows.length < PAGE_ROWS) break;
     }
@@ -195,10 +181,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   }
 
   function liveCi(ciId: number, range: Interval): LiveCi {
-    const spans = table.get(ciId);
-    const problems: LiveSpan[] = [];
-    for (const span of spans?.values() ?? []) if (!span.deleted) problems.push(span);
-    return { problems, maintenance: maintenanceIntervals(model, ciId, range.start, range.end) };
+    return { problems: table.ofCi(ciId), maintenance: maintenanceIntervals(model, ciId, range.start, range.end) };
   }
 
   function ofCi(ciId: number): CiLiveFigures {
