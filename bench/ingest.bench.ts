@@ -28,6 +28,7 @@ import { runWrk, stopAllWrk, writeStaticWrkScript } from './support/wrk.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
 const SECONDS = Number(process.env['SECONDS_PER_RUN'] ?? 5);
+const WARMUP_SECONDS = 2;
 const SINGLE_CONNECTIONS = Number(process.env['SINGLE_CONNECTIONS'] ?? 256);
 const NDJSON_CONNECTIONS = Number(process.env['NDJSON_CONNECTIONS'] ?? 16);
 const PATH = '/api/public/cl/v1/stream-data';
@@ -86,7 +87,11 @@ async function load(spec: LoadSpec): Promise<LoadResult> {
  */
 async function scenario(mode: Mode, name: Scenario, url: string, drain?: () => Promise<number>): Promise<void> {
   const ndjson = name === 'ndjson';
-  const result = await runWrk(url, SCRIPTS[name], { threads: 1, connections: ndjson ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS, seconds: SECONDS });
+  const connections = ndjson ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS;
+  // A warm-up, not counted, so that every server is measured past its start (JIT, pools).
+  await runWrk(url, SCRIPTS[name], { threads: 1, connections, seconds: WARMUP_SECONDS });
+  if (drain) await drain();
+  const result = await runWrk(url, SCRIPTS[name], { threads: 1, connections, seconds: SECONDS });
   const drainMs = drain ? await drain() : 0;
   const perRequest = ndjson ? 1000 : 1;
   const failed = result.status + result.connect + result.read + result.write + result.timeout;
@@ -207,7 +212,7 @@ async function main(): Promise<void> {
   const text = [
     '# Ingestion benchmark',
     '',
-    `Medians over ${ROUNDS} rounds of ${SECONDS} s per scenario; load from wrk (1 thread) in its own process; platform at LOG_LEVEL=warn (no per-request log line). Embedded: a 200 is sent once the records are in the bus log on disk (LMDB); nats: once JetStream acknowledged them. Stored: the records acknowledged during the run over the run's time plus the drain after it, until the bus held nothing left to insert into chDB.`,
+    `Medians over ${ROUNDS} rounds of ${SECONDS} s per scenario, each after ${WARMUP_SECONDS} s of the same load not counted; load from wrk (1 thread) in its own process; platform at LOG_LEVEL=warn (no per-request log line). Embedded: a 200 is sent once the records are in the bus log on disk (LMDB); nats: once JetStream acknowledged them. Stored: the records acknowledged during the run over the run's time plus the drain after it, until the bus held nothing left to insert into chDB.`,
     '',
     table,
     '',
