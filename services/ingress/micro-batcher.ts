@@ -1,9 +1,10 @@
 /**
  * Packs the records of many requests into one bus message per stream (DESIGN §6), bounded by
- * record count, bytes and a few milliseconds. Each request waits for the acknowledgement of the
- * message holding its records. One message per stream is on its way at a time; while it is, new
- * records gather in the next one, so messages grow with the load (large inserts downstream, which
- * run one at a time anyway) and stay small and quick when it is light. A publish that fails is retried with the same message id until
+ * record count and bytes. Each request waits for the acknowledgement of the message holding its
+ * records. One message per stream is on its way at a time; while it is, new records gather in
+ * the next one, so messages grow with the load and stay small and quick when it is light. An idle
+ * stream's message goes at the end of the event loop's turn, with every request read in it (or
+ * after `maxWaitMs`, when set). A publish that fails is retried with the same message id until
  * the publish timeout (the bus drops the duplicate if the first try had landed); a backlog over
  * the bound refuses new records at once so the ingress answers 503.
  */
