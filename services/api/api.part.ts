@@ -66,7 +66,7 @@ export function createApiPart(hooks: ApiHooks = {}): Part {
       ctx.lifecycle.onStop('token usage', () => usage.stop());
       const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id) });
       const liveSla = createLiveSla({ analytics: ctx.engines.analytics, model: ctx.controlPlane.model, metrics: ctx.metrics, logger: ctx.logger, now });
-      await liveSla.start();
+      liveSla.start();
       ctx.lifecycle.onStop('live SLA', () => liveSla.stop());
       hooks.liveSla?.(liveSla);
       return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics: ctx.engines.analytics, bus: ctx.engines.bus, logger: ctx.logger, liveSla }).map((route) =>

@@ -208,6 +208,10 @@ export const ERROR_CATALOGUE = {
     kind: 'conflict',
     message: 'The template or a maintenance mode of custom SLA report {id} changed after it was calculated, so its timeline would not add up to it; order the report again',
   },
+  'sla_live.loading': {
+    kind: 'unavailable',
+    message: 'The live SLA figures are still being read from the problems of the last 31 days ({reason}); retry shortly, or ask without includeSla',
+  },
   'sla_report.expired': { kind: 'gone', message: 'Custom SLA report {id} was created more than a day ago; its results are gone. Order it again.' },
 
   // Calendar feeds of maintenance modes (issue #17).

@@ -135,7 +135,11 @@ t.test("memory: over its paceBytes a logged stream's publish waits for the consu
   bus.consume({ stream: 'LOGGED', durable: 'd', maxBatch: 1, maxWaitMs: 0, ackWaitMs: 30_000 }, ackAll(rec));
   t.match(await fourth, { stream: 'LOGGED', seq: 4 }, 'once the consumer acked, it is stored');
   await rec.until('four delivered', (s) => s.length === 4);
-  t.same(rec.texts(), ['a', 'b', 'c', 'd'].map((x) => x.repeat(100)), 'the refused one was never stored');
+  t.same(
+    rec.texts(),
+    ['a', 'b', 'c', 'd'].map((x) => x.repeat(100)),
+    'the refused one was never stored',
+  );
 });
 
 t.test('memory: without a log directory a logged stream waits for a consumer, as any other', async (t) => {

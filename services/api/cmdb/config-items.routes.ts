@@ -99,7 +99,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         query: FilterCiQuery,
         body: CiFilter,
         bodyExample: ciFilterExample,
-        responses: { 200: { description: 'Filtered CIs', schema: Type.Array(FilteredCi), example: filteredCisExample }, ...problems(400, 401, 415) },
+        responses: { 200: { description: 'Filtered CIs', schema: Type.Array(FilteredCi), example: filteredCisExample }, ...problems(400, 401, 415, 503) },
       },
       handler: (req) => {
         const visible = visibleTo(principal(req).subject);
@@ -178,7 +178,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       path: `${CIS}/:id`,
       name: 'cmdb.getConfigItem',
       summary: '#12 One CI, optionally with its state and health',
-      schema: { query: GetCiQuery, responses: { 200: { ...Full, example: configItemWithStateExample }, ...problems(400, 401, 403, 404) } },
+      schema: { query: GetCiQuery, responses: { 200: { ...Full, example: configItemWithStateExample }, ...problems(400, 401, 403, 404, 503) } },
       handler: (req) => {
         const id = ciId(req);
         const ci = findCi(model, id);

@@ -1,7 +1,8 @@
 /**
  * The live SLA of every CI (issue #18), held in memory by each API process so that a GET with
- * includeSla reads no store. At start it reads the problems of the last 31 days once (FINAL, in
- * pages of CIs); then, every second, only the rows written to `problems` since the last read,
+ * includeSla reads no store. Once started it reads the problems of the last 31 days (FINAL, in
+ * pages of CIs; some 20 s for 10 000 000 problems, so the API does not wait for it: until then,
+ * and again after a failed first read, includeSla answers 503); then, every second, only the rows written to `problems` since the last read,
  * from `problem_changes` (0005_problem_changes.sql), keeping per problem id its highest version.
  * The reads overlap by a few seconds, so a row whose insert committed after a later one's is
  * still seen; every 15 minutes the whole state is read again, which also drops what has aged out.
@@ -20,6 +21,7 @@ import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import type { Metrics } from '../../runtime/http/metrics.js';
 import type { Logger } from '../../runtime/logger.js';
+import { failLater } from '../../runtime/errors.js';
 import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
 import { LiveProblems, type ProblemFacts } from './live-problems.js';
 
@@ -46,12 +48,13 @@ export interface CiLiveFigures {
 }
 
 export interface LiveSla {
-  /** Reads the problems of the horizon; resolves once the figures can be served. */
-  start(): Promise<void>;
-  /** Reads the changes written since the last read (the timer does it every second). */
+  /** Starts reading the problems of the horizon, then their changes every second. */
+  start(): void;
+  /** Reads the changes written since the last read (the whole horizon first, until it was read once). */
   refresh(): Promise<void>;
   ofCi(ciId: number): CiLiveFigures;
-  stop(): void;
+  /** Stops reading; resolves once the read in flight, if any, is done. */
+  stop(): Promise<void>;
 }
 
 interface Row {
@@ -112,6 +115,8 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   let cursor = 0;
   let asOf = 0;
   let lastLoad = 0;
+  let loaded = false;
+  let loadError = 'not read yet';
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
@@ -135,6 +140,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     cursor = since;
     lastLoad = deps.now();
     await readChanges();
+    loaded = true;
     log.info({ problems: table.size, ms: Math.round(performance.now() - started) }, 'live SLA problems loaded');
   }
 
@@ -155,8 +161,11 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   }
 
   function tick(): void {
-    running ??= (deps.now() - lastLoad >= RELOAD_MS ? load() : readChanges())
-      .catch((err: unknown) => log.warn({ err }, 'reading problem changes failed; the live SLA figures stay as they were'))
+    running ??= (!loaded || deps.now() - lastLoad >= RELOAD_MS ? load() : readChanges())
+      .catch((err: unknown) => {
+        if (!loaded) loadError = `the last read failed: ${(err as Error).message}`;
+        log.warn({ err }, 'reading problems failed; the live SLA figures stay as they were');
+      })
       .finally(() => (running = undefined));
   }
 
@@ -185,6 +194,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   }
 
   function ofCi(ciId: number): CiLiveFigures {
+    if (!loaded) throw failLater('sla_live.loading', 5, { reason: loadError });
     const now = deps.now();
     const longest = LIVE_WINDOWS.at(-1)!.ms;
     const windows = liveWindows(liveCi(ciId, { start: now - longest, end: now }), now);
@@ -203,6 +213,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     slaAvailability.reset();
     slaBudgetRemaining.reset();
     slaBurnRate.reset();
+    if (!loaded) return;
     for (const ciId of covered().keys()) {
       const live = ofCi(ciId);
       const ci = String(ciId);
@@ -216,18 +227,20 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   });
 
   return {
-    async start() {
-      await load();
+    start() {
+      tick();
       timer = setInterval(tick, POLL_MS);
       timer.unref();
     },
     async refresh() {
       while (running) await running;
-      await readChanges();
+      await (loaded ? readChanges() : load());
     },
     ofCi,
-    stop() {
+    async stop() {
       clearInterval(timer);
+      // A read in flight must end before the engines close.
+      await running;
     },
   };
 }

@@ -184,6 +184,7 @@ t.test('after a restart the figures are read back from the problems table: the s
   const before = await sla(a.id);
   await k.restart({ replace: [createApiPart({ liveSla: (l) => (live = l) })] });
   k.clock = NOW;
+  await live.refresh(); // the first read of the problems, which the start does not wait for
   const after = await sla(a.id);
   t.strictSame(after.windows, before.windows);
   t.strictSame(after.budgets, before.budgets);
