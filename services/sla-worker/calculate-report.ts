@@ -76,11 +76,15 @@ async function readProblems(deps: CalculationDeps, ciIds: number[], range: Inter
   let rows: GroupedProblems[];
   if (reportId) {
     // A job taken again after a stop mid-copy starts from an empty copy, so it can be read without FINAL.
+    // The copy holds each problem once (FINAL), so the insert need not collapse duplicates in its
+    // block (optimize_on_insert, on by default for a ReplacingMergeTree): without that step the
+    // copy of 1 000 000 problems took 0.22 s instead of 1.0 s (chDB, 2 cores).
     await deps.analytics.command('DELETE FROM sla_report_problems WHERE report_id = {report:String}', { report: reportId });
     await deps.analytics.command(
       `INSERT INTO sla_report_problems
        SELECT {report:String}, id, trigger_id, trigger_name, ci_id, date_start, date_end, priority, tags, incidents, influence_value, influence_max, with_maintenance, {now:DateTime64(3)}
-       FROM problems FINAL WHERE ${OVERLAPS}`,
+       FROM problems FINAL WHERE ${OVERLAPS}
+       SETTINGS optimize_on_insert = 0`,
       { ...params, report: reportId, now: clickhouseDateTime(Date.now()) },
     );
     rows = await deps.analytics.query<GroupedProblems>(`SELECT ${GROUPED} FROM sla_report_problems WHERE report_id = {report:String} GROUP BY ci_id`, { report: reportId });
