@@ -63,13 +63,18 @@ function snapshotProblem(row: SnapshotRow): ProblemInput {
   };
 }
 
-/** The problems a report counted for one CI, by start then id, as its calculation read them. */
-export async function copiedProblems(analytics: AnalyticsStore, reportId: string, ciId: number): Promise<ProblemInput[]> {
+/**
+ * The problems a report counted for each of the CIs, by start then id, as its calculation read
+ * them. One read for all of them: the copy is sorted by date, so each read scans the report's rows.
+ */
+export async function copiedProblems(analytics: AnalyticsStore, reportId: string, ciIds: readonly number[]): Promise<Map<number, ProblemInput[]>> {
   const rows = await analytics.query<SnapshotRow>(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM sla_report_problems FINAL WHERE report_id = {id:String} AND ci_id = {ci:UInt64} ORDER BY date_start, toString(id)`,
-    { id: reportId, ci: ciId },
+    `SELECT ${SNAPSHOT_COLUMNS} FROM sla_report_problems FINAL WHERE report_id = {id:String} AND ci_id IN {cis:Array(UInt64)} ORDER BY date_start, toString(id)`,
+    { id: reportId, cis: ciIds },
   );
-  return rows.map(snapshotProblem);
+  const byCi = new Map<number, ProblemInput[]>(ciIds.map((id) => [id, []]));
+  for (const row of rows) byCi.get(Number(row.ci_id))?.push(snapshotProblem(row));
+  return byCi;
 }
 
 /** Spec 2.13 rows of the problems a report counted, by start then id. */

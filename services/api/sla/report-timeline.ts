@@ -52,15 +52,18 @@ export function timelineTemplate(model: PlatformModel, report: SlaReportRecord):
   return template;
 }
 
-/** The CI's timeline over the report's range; 404 for a CI not in the report, 409 when its inputs changed since. */
-export async function replayTimeline(deps: TimelineDeps, report: SlaReportRecord, template: SlaSingleTemplateModel, ciId: number): Promise<SlaTimelineModel> {
+/**
+ * The CI's timeline over the report's range; 404 for a CI not in the report, 409 when its inputs
+ * changed since. `copied`: the report's problems of the CI, when already read.
+ */
+export async function replayTimeline(deps: TimelineDeps, report: SlaReportRecord, template: SlaSingleTemplateModel, ciId: number, copied?: ProblemInput[]): Promise<SlaTimelineModel> {
   const { model } = deps;
   if (!templateCis(model, template).has(ciId)) throw fail('sla_report.ci_not_in_report', { id: report.id, ciId });
   const range = { start: Date.parse(report.start), end: Date.parse(report.end) };
   const calculatedAt = Date.parse(report.calculatedAt ?? report.finishedAt ?? report.createdAt);
   if (report.calculatedAt === undefined || changedSince(model, template, ciId, range, calculatedAt)) throw fail('sla_report.inputs_changed', { id: report.id });
 
-  const problems = await copiedProblems(deps.analytics, report.id, ciId);
+  const problems = copied ?? (await copiedProblems(deps.analytics, report.id, [ciId])).get(ciId)!;
   const calendar = calendarOf(template);
   const included = new Set(report.priorities);
   const context = { range, now: calculatedAt, included, excludeMaintenance: template.excludeMaintenance, unattended: unattendedIntervals(calendar, range) };
@@ -169,10 +172,15 @@ export class WorstCis {
 
 /** The "Timeline" sheet: read once the first sheet is written, so `worst` has seen every CI row. */
 export async function* timelineSheetRows(deps: TimelineDeps, report: SlaReportRecord, template: SlaSingleTemplateModel, worst: WorstCis): AsyncGenerator<TimelineSheetRow> {
+  const copied = await copiedProblems(
+    deps.analytics,
+    report.id,
+    worst.list().map((ci) => ci.id),
+  );
   for (const ci of worst.list()) {
     let timeline: SlaTimelineModel;
     try {
-      timeline = await replayTimeline(deps, report, template, ci.id);
+      timeline = await replayTimeline(deps, report, template, ci.id, copied.get(ci.id));
     } catch (error) {
       if (!isAppError(error)) throw error;
       yield { ci, note: error.detail };
