@@ -56,7 +56,13 @@ export function timelineTemplate(model: PlatformModel, report: SlaReportRecord):
  * The CI's timeline over the report's range; 404 for a CI not in the report, 409 when its inputs
  * changed since. `copied`: the report's problems of the CI, when already read.
  */
-export async function replayTimeline(deps: TimelineDeps, report: SlaReportRecord, template: SlaSingleTemplateModel, ciId: number, copied?: ProblemInput[]): Promise<SlaTimelineModel> {
+export async function replayTimeline(
+  deps: TimelineDeps,
+  report: SlaReportRecord,
+  template: SlaSingleTemplateModel,
+  ciId: number,
+  copied?: ProblemInput[],
+): Promise<SlaTimelineModel> {
   const { model } = deps;
   if (!templateCis(model, template).has(ciId)) throw fail('sla_report.ci_not_in_report', { id: report.id, ciId });
   const range = { start: Date.parse(report.start), end: Date.parse(report.end) };
