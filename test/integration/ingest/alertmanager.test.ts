@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { startTestPlatform, type TestPlatform } from '../../support/platform.js';
-import { ingestSettled } from '../../support/settled.js';
+import { storedEvents, storedRowCount } from '../../support/settled.js';
 import { createStream, type KeyVia, type StreamInfo, sendKey } from '../../support/streams.js';
 
 const PATH = '/api/public/cl/v1/alertmanager';
@@ -61,22 +61,8 @@ function webhook(alerts: unknown[], status: 'firing' | 'resolved' = 'firing') {
   };
 }
 
-interface EventRow {
-  ts: string;
-  received_at: string;
-  payload: string;
-}
-/** The stored rows of a stream, once every record acknowledged so far is stored. */
-async function events(streamId: number): Promise<EventRow[]> {
-  await ingestSettled(p.platform);
-  return p.platform.engines.analytics.query<EventRow>('SELECT ts, received_at, payload FROM events WHERE stream_id = {s:UInt64} ORDER BY ts, payload', {
-    s: streamId,
-  });
-}
-async function rowCount(streamId: number): Promise<number> {
-  await ingestSettled(p.platform);
-  return Number((await p.platform.engines.analytics.query<{ n: string }>('SELECT count() AS n FROM events WHERE stream_id = {s:UInt64}', { s: streamId }))[0]!.n);
-}
+const events = (streamId: number) => storedEvents(p.platform, streamId);
+const rowCount = (streamId: number) => storedRowCount(p.platform, streamId);
 
 /** ClickHouse's DateTime64(3) text of an epoch-ms value. */
 const chTime = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
