@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   // The HTTP layer: what any request may meet before its handler runs.
   'http.route_not_found': { kind: 'route-not-found', message: 'No route for {method} {path}' },
   'http.method_not_allowed': { kind: 'method-not-allowed', message: '{method} is not allowed on {path}' },
+  'http.stopping': { kind: 'unavailable', message: 'This process is stopping and takes no new request; retry (another instance, or this one once restarted)' },
   'http.header_fields_too_large': { kind: 'header-fields-too-large', message: "The request's header fields take {bytes} bytes; the limit is {limit}" },
   'http.content_type_missing': { kind: 'unsupported-media-type', message: 'Content-Type must be {accepted}' },
   'http.content_type_unsupported': { kind: 'unsupported-media-type', message: 'Content-Type must be {accepted}, not {given}' },

@@ -5,7 +5,7 @@
  * loader gives them) showed in the ingestion profile.
  */
 import type { HttpResponse } from 'uWebSockets.js';
-import { fail, failFields } from '../errors.js';
+import { fail, failFields, failLater } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import { problemReply } from './problem.js';
@@ -47,6 +47,8 @@ export interface ExchangeContext {
   finished(): void;
   /** Methods with a route on this path, for 405. */
   allowedMethods(path: string): Method[];
+  /** The listener is closed: requests still arriving on open connections are turned away. */
+  stopping(): boolean;
 }
 
 const CHECKED_QUERIES_KEPT = 512;
@@ -112,6 +114,12 @@ export class Exchange implements ResponseState {
     if (headerBytes > MAX_HEADER_BYTES) {
       // Answered before the body is read: the connection closes rather than carry it unread.
       this.fail(fail('http.header_fields_too_large', { bytes: headerBytes, limit: MAX_HEADER_BYTES }), compiled?.hasBody ?? true);
+      return;
+    }
+    if (this.context.stopping()) {
+      // A kept-alive connection still brings requests once the listener is closed: answered at
+      // once and closed, so the client goes elsewhere and nothing new starts during the stop.
+      this.fail(failLater('http.stopping', 1), true);
       return;
     }
     if (!compiled) {

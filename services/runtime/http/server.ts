@@ -55,6 +55,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
   const registered: Route[] = [];
   let listenSocket: us_listen_socket | undefined;
   let inFlight = 0;
+  let stopping = false;
   let drainWaiters: Array<() => void> = [];
   let sequence = 0;
   const idPrefix = `${process.pid.toString(36)}-`;
@@ -81,6 +82,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       }
     },
     allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).flatMap(methodsOf),
+    stopping: () => stopping,
   };
 
   function serve(res: HttpResponse, req: HttpRequest, compiled: CompiledRoute | undefined, method: Method, params: Record<string, string>): void {
@@ -136,6 +138,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       });
     },
     stopAccepting() {
+      stopping = true;
       if (listenSocket) us_listen_socket_close(listenSocket);
       listenSocket = undefined;
     },

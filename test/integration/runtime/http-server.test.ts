@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import t, { type Test } from 'tap';
 import Type from 'typebox';
 import { fail } from '../../../services/runtime/errors.js';
@@ -208,4 +209,33 @@ t.test('every answer carries a request id', async (t) => {
 t.test('drain waits for the request in flight', async (t) => {
   t.equal(server.inFlight(), 0);
   t.equal(await server.drain(10), true);
+});
+
+t.test('once the listener is closed, a request on a kept-alive connection gets 503 with Retry-After, and the connection closes', async (t) => {
+  const own = createHttpServer({ host: '127.0.0.1', port: 0, maxBodyBytes: 4096 }, { logger: silentLogger(), metrics: createMetrics() });
+  own.add(routes);
+  const port = await own.listen();
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const get = () =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; socket: unknown }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/things/1', agent }, (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text), socket: req.socket }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const first = await get();
+  t.equal(first.status, 200);
+  own.stopAccepting();
+  const second = await get();
+  t.equal(second.socket, first.socket, 'the same kept-alive connection');
+  t.equal(second.status, 503);
+  t.equal(second.headers['content-type'], 'application/problem+json');
+  t.equal(second.body.type, 'urn:ops:problem:unavailable');
+  t.equal(second.headers['retry-after'], '1');
+  t.equal(second.headers['connection'], 'close');
+  t.equal(await own.drain(1000), true);
 });
