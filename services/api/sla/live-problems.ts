@@ -81,6 +81,14 @@ export class LiveProblems {
     ci.versions[at] = row.version;
   }
 
+  /** Whether the CI has a problem (deleted ones aside) open at or after `since`. */
+  hasProblemSince(ciId: number, since: number): boolean {
+    const ci = this.byCi.get(ciId);
+    if (!ci) return false;
+    for (let i = 0; i < ci.ids.length; i++) if (ci.priorities[i]! !== 0 && (ci.ends[i]! < 0 || ci.ends[i]! >= since)) return true;
+    return false;
+  }
+
   /** The CI's problems, deleted ones left out. */
   ofCi(ciId: number): ProblemTimes[] {
     const ci = this.byCi.get(ciId);

@@ -13,6 +13,7 @@
  */
 import { LIVE_WINDOWS, type LiveBudget, type LiveCi, type LiveRules, type LiveWindowFigures, liveBudget, liveWindows } from '../../../pipelines/sla/live-figures.js';
 import { periodRange } from '../../../pipelines/sla/period-range.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Interval } from '../../../pipelines/sla/sla.types.js';
 import type { CiLiveSlaModel } from '../../../schemas/live-sla.schema.js';
 import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
@@ -34,6 +35,9 @@ const OVERLAP_MS = 10_000;
 const RELOAD_MS = 15 * 60_000;
 const PAGE_ROWS = 100_000;
 const LOAD_CIS_PER_PAGE = 5000;
+const METRICS_EVERY_MS = 15_000;
+/** The gauges' computation yields to the event loop after this much work. */
+const METRICS_SLICE_MS = 5;
 
 /** One template with a target that covers the CI, and where the CI stands against it. */
 export interface CiBudget extends LiveBudget {
@@ -53,6 +57,8 @@ export interface LiveSla {
   /** Reads the changes written since the last read (the whole horizon first, until it was read once). */
   refresh(): Promise<void>;
   ofCi(ciId: number): CiLiveFigures;
+  /** Computes the gauges now (the background does it every METRICS_EVERY_MS). */
+  refreshMetrics(): Promise<void>;
   /** Stops reading; resolves once the read in flight, if any, is done. */
   stop(): Promise<void>;
 }
@@ -208,15 +214,33 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     return { asOf, windows, budgets };
   }
 
-  deps.metrics.onScrape(async () => {
+  /**
+   * The gauges, computed in the background (a scrape only reads them), in slices that leave the
+   * event loop to the requests, and no more often than every METRICS_EVERY_MS nor busier than a
+   * third of the time. Only CIs with a problem in the last 31 days get series: an absent series
+   * is an untouched CI (100 %, its whole budget, no burn); that keeps the work and the series
+   * bounded by the problems, not by the CIs templates cover.
+   */
+  let metricsRun: Promise<void> | undefined;
+  let metricsTimer: NodeJS.Timeout | undefined;
+  async function computeMetrics(): Promise<void> {
+    if (!loaded) return;
+    const values: Array<{ ci: string; live: CiLiveFigures }> = [];
+    const since = deps.now() - HORIZON_MS;
+    let slice = performance.now();
+    for (const ciId of [...covered().keys()]) {
+      if (!table.hasProblemSince(ciId, since)) continue;
+      values.push({ ci: String(ciId), live: ofCi(ciId) });
+      if (performance.now() - slice > METRICS_SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
+    }
     const { slaAvailability, slaBudgetRemaining, slaBurnRate } = deps.metrics;
     slaAvailability.reset();
     slaBudgetRemaining.reset();
     slaBurnRate.reset();
-    if (!loaded) return;
-    for (const ciId of covered().keys()) {
-      const live = ofCi(ciId);
-      const ci = String(ciId);
+    for (const { ci, live } of values) {
       for (const w of live.windows) slaAvailability.set({ ci, window: w.window }, w.availability);
       for (const b of live.budgets) {
         const template = String(b.template.id);
@@ -224,13 +248,31 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
         for (const [window, rate] of Object.entries(b.burnRates)) slaBurnRate.set({ template, ci, window }, rate);
       }
     }
-  });
+  }
+  function scheduleMetrics(): void {
+    const started = performance.now();
+    metricsRun = computeMetrics()
+      .catch((err: unknown) => log.warn({ err }, 'computing the live SLA gauges failed'))
+      .finally(() => {
+        metricsRun = undefined;
+        if (stopped) return;
+        metricsTimer = setTimeout(scheduleMetrics, Math.max(METRICS_EVERY_MS, 2 * (performance.now() - started)));
+        metricsTimer.unref();
+      });
+  }
+  let stopped = false;
 
   return {
     start() {
       tick();
       timer = setInterval(tick, POLL_MS);
       timer.unref();
+      metricsTimer = setTimeout(scheduleMetrics, METRICS_EVERY_MS);
+      metricsTimer.unref();
+    },
+    async refreshMetrics() {
+      while (metricsRun) await metricsRun;
+      await computeMetrics();
     },
     async refresh() {
       while (running) await running;
@@ -238,9 +280,12 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     },
     ofCi,
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      clearTimeout(metricsTimer);
       // A read in flight must end before the engines close.
       await running;
+      await metricsRun;
     },
   };
 }

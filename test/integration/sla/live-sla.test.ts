@@ -161,12 +161,20 @@ t.test('a template with a target: its budget for the current period and the burn
   t.ok(Math.abs(budget.remaining - budget.remainingMs / budget.allowedMs) < 1e-9);
   // Last hour: 10 minutes of a 60 % problem (NOW − 20 min to NOW − 10 min), the minor one not counted.
   t.ok(Math.abs(budget.burnRate['1h'] - (0.6 * 10) / 60 / 0.005) < 1e-9, `1h burn ${budget.burnRate['1h']}`);
+  await live.refreshMetrics(); // the background computes them every 15 s
   const metrics = await (await fetch(`${k.p.base}/metrics`)).text();
   const burnMetric = new RegExp(`^ops_sla_burn_rate\\{template="${template.id}",ci="${a.id}",window="1h"\\} (\\S+)$`, 'm').exec(metrics);
   t.ok(burnMetric && Math.abs(Number(burnMetric[1]) - budget.burnRate['1h']) < 1e-9, `the 1h burn rate on /metrics: ${burnMetric?.[1]}`);
   t.match(metrics, new RegExp(`^ops_sla_error_budget_remaining_ratio\\{template="${template.id}",ci="${a.id}"\\} `, 'm'));
   t.match(metrics, new RegExp(`^ops_sla_availability_percent\\{ci="${a.id}",window="30d"\\} `, 'm'));
   t.notMatch(metrics, new RegExp(`ci="${b.id}"`), 'a CI no template with a target covers is not exposed');
+  // Covered, but without a problem in 31 days: no series (absent: 100 %, the whole budget, no burn).
+  const quiet = await k.ci({ ownerWorkGroup: { id: (await k.workGroup()).id } });
+  await k.api('PATCH', `/api/admin/v1/sla/templates/${template.id}`, { json: { configItems: [{ id: a.id }, { id: quiet.id }] } });
+  await live.refreshMetrics();
+  const again = await (await fetch(`${k.p.base}/metrics`)).text();
+  t.match(again, new RegExp(`^ops_sla_burn_rate\\{template="${template.id}",ci="${a.id}",window="1h"\\} `, 'm'));
+  t.notMatch(again, new RegExp(`ci="${quiet.id}"`), 'a covered CI without problems has no series');
 });
 
 t.test('the filter endpoint gives the same figures with includeSla, and none without', async (t) => {
