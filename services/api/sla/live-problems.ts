@@ -81,12 +81,18 @@ export class LiveProblems {
     ci.versions[at] = row.version;
   }
 
-  /** Whether the CI has a problem (deleted ones aside) open at or after `since`. */
-  hasProblemSince(ciId: number, since: number): boolean {
+  /** The last instant a problem of the CI (deleted ones aside) was open: `now` while one is; −∞ without any. */
+  lastProblemAt(ciId: number, now: number): number {
     const ci = this.byCi.get(ciId);
-    if (!ci) return false;
-    for (let i = 0; i < ci.ids.length; i++) if (ci.priorities[i]! !== 0 && (ci.ends[i]! < 0 || ci.ends[i]! >= since)) return true;
-    return false;
+    let last = Number.NEGATIVE_INFINITY;
+    if (!ci) return last;
+    for (let i = 0; i < ci.ids.length; i++) {
+      if (ci.priorities[i]! === 0) continue;
+      const end = ci.ends[i]!;
+      if (end < 0) return now;
+      if (end > last) last = end;
+    }
+    return last;
   }
 
   /** The CI's problems, deleted ones left out. */

@@ -13,7 +13,7 @@
  */
 import { LIVE_WINDOWS, type LiveBudget, type LiveCi, type LiveRules, type LiveWindowFigures, liveBudget, liveWindows } from '../../../pipelines/sla/live-figures.js';
 import { periodRange } from '../../../pipelines/sla/period-range.js';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Interval } from '../../../pipelines/sla/sla.types.js';
 import type { CiLiveSlaModel } from '../../../schemas/live-sla.schema.js';
 import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
@@ -36,8 +36,9 @@ const RELOAD_MS = 15 * 60_000;
 const PAGE_ROWS = 100_000;
 const LOAD_CIS_PER_PAGE = 5000;
 const METRICS_EVERY_MS = 15_000;
-/** The gauges' computation yields to the event loop after this much work. */
-const METRICS_SLICE_MS = 5;
+const METRICS_MAX_CIS = 1000;
+/** The gauges' computation leaves the event loop to the requests after this much work. */
+const METRICS_SLICE_MS = 2;
 
 /** One template with a target that covers the CI, and where the CI stands against it. */
 export interface CiBudget extends LiveBudget {
@@ -217,24 +218,34 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   /**
    * The gauges, computed in the background (a scrape only reads them), in slices that leave the
    * event loop to the requests, and no more often than every METRICS_EVERY_MS nor busier than a
-   * third of the time. Only CIs with a problem in the last 31 days get series: an absent series
-   * is an untouched CI (100 %, its whole budget, no burn); that keeps the work and the series
-   * bounded by the problems, not by the CIs templates cover.
+   * third of the time. Only the CIs with the latest problems get series, METRICS_MAX_CIS of them
+   * at most (a CI's figures take a millisecond or two of the event loop: 100 000 of them would
+   * hold it for minutes): CIs with a problem open now or that ended last, within the last 31
+   * days. An absent series is an untouched CI (100 %, its whole budget, no burn), or one past the
+   * bound, which includeSla still answers for.
    */
   let metricsRun: Promise<void> | undefined;
   let metricsTimer: NodeJS.Timeout | undefined;
   async function computeMetrics(): Promise<void> {
     if (!loaded) return;
     const values: Array<{ ci: string; live: CiLiveFigures }> = [];
-    const since = deps.now() - HORIZON_MS;
+    const now = deps.now();
     let slice = performance.now();
+    const yieldNow = async (): Promise<void> => {
+      if (performance.now() - slice < METRICS_SLICE_MS) return;
+      await sleep(1);
+      slice = performance.now();
+    };
+    const latest: Array<{ ciId: number; at: number }> = [];
     for (const ciId of [...covered().keys()]) {
-      if (!table.hasProblemSince(ciId, since)) continue;
+      const at = table.lastProblemAt(ciId, now);
+      if (at >= now - HORIZON_MS) latest.push({ ciId, at });
+      await yieldNow();
+    }
+    latest.sort((a, b) => b.at - a.at || a.ciId - b.ciId);
+    for (const { ciId } of latest.slice(0, METRICS_MAX_CIS)) {
       values.push({ ci: String(ciId), live: ofCi(ciId) });
-      if (performance.now() - slice > METRICS_SLICE_MS) {
-        await nextTurn();
-        slice = performance.now();
-      }
+      await yieldNow();
     }
     const { slaAvailability, slaBudgetRemaining, slaBurnRate } = deps.metrics;
     slaAvailability.reset();

@@ -48,3 +48,15 @@ t.test('problems are per CI; maxInfluence reads back as such; an unknown CI has 
   ]);
   t.strictSame(table.ofCi(1), []);
 });
+
+t.test('lastProblemAt: now while a problem is open, else the latest end; −∞ without problems', async (t) => {
+  const table = new LiveProblems();
+  table.add(row({ ciId: 3, end: 2000 }));
+  table.add(row({ ciId: 3, id: 'b6c1f2a0-0000-4000-8000-000000000002', start: 2500, end: 4000 }));
+  t.equal(table.lastProblemAt(3, 9999), 4000);
+  table.put(row({ ciId: 3, id: 'b6c1f2a0-0000-4000-8000-000000000002', start: 2500, end: null, version: 2 }));
+  t.equal(table.lastProblemAt(3, 9999), 9999);
+  table.put(row({ ciId: 3, id: 'b6c1f2a0-0000-4000-8000-000000000002', version: 3, deleted: true }));
+  t.equal(table.lastProblemAt(3, 9999), 2000, 'a deleted problem does not count');
+  t.equal(table.lastProblemAt(4, 9999), Number.NEGATIVE_INFINITY);
+});
