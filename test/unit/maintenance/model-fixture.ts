@@ -1,7 +1,8 @@
-/** A control model holding a CI hierarchy and maintenance modes, built from records, for pure tests and the bench. */
+/** A control model holding a CI hierarchy, maintenance modes and triggers, built from records, for pure tests and the bench. */
 
 import type { CiRecord } from '../../../services/control-plane/cmdb/cmdb.types.js';
 import type { MaintenanceRecord, ScopeEntryRecord } from '../../../services/control-plane/maintenance/maintenance.types.js';
+import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
 
 export const H = 3_600_000;
@@ -26,6 +27,28 @@ export function ciRecord(id: number, parentId: number | null): CiRecord {
     updatedAt: '',
     updatedBy: 1,
     updatedByName: '',
+  };
+}
+
+/** A trigger record (`trigger:<id>`): CI by the `ci` field, priority 2, resolved by status ok, no influence unless given. */
+export function triggerRecord(over: Partial<TriggerModel> = {}): TriggerModel {
+  const id = over.id ?? 1;
+  return {
+    id,
+    name: `trigger ${id}`,
+    description: '',
+    enabled: true,
+    streamIds: [1],
+    match: [],
+    ci: { by: 'idField', field: 'ci' },
+    priority: { value: 2 },
+    resolve: { field: 'status', values: ['ok'] },
+    tags: [],
+    incidents: [],
+    influence: { value: 0, maxInfluence: false },
+    createdAt: '',
+    updatedAt: '',
+    ...over,
   };
 }
 

@@ -5,14 +5,13 @@
  */
 import t from 'tap';
 import type { InfluenceFacts } from '../../../pipelines/problems/key-state.js';
-import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { ciHealth, ciState, directHealth } from '../../../services/control-plane/problems/ci-state.js';
 import { closeProblemsOfCi, closeProblemsOfTrigger } from '../../../services/control-plane/problems/problems.commands.js';
 import type { KeySummaryRecord, PendingCloseRecord } from '../../../services/control-plane/problems/problems.types.js';
 import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
 import { closesDue } from '../../../services/problem-stage/close-sweep.js';
 import type { JournalChange } from '../../../services/runtime/adapters/journal/journal.port.js';
-import { ciRecord, modeRecord } from '../maintenance/model-fixture.js';
+import { ciRecord, modeRecord, triggerRecord } from '../maintenance/model-fixture.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-01T00:00:00.000Z');
@@ -24,25 +23,6 @@ const INFLUENCE: Record<number, InfluenceFacts> = {
   3: { value: 10, maxInfluence: true },
 };
 
-function triggerRecord(id: number, influence: InfluenceFacts): TriggerModel {
-  return {
-    id,
-    name: `trigger ${id}`,
-    description: '',
-    enabled: true,
-    streamIds: [1],
-    match: [],
-    ci: { by: 'idField', field: 'ci' },
-    priority: { value: 2 },
-    resolve: { field: 'status', values: ['ok'] },
-    tags: [],
-    incidents: [],
-    influence,
-    createdAt: '',
-    updatedAt: '',
-  };
-}
-
 /**
  * CIs 1..5 (roots) where 2 depends on 1 and 3 on 2 (influence chain 1 ▸ 2 ▸ 3), and 5 on both 1
  * and 4; triggers 1 (influence 30), 2 (60) and 3 (maxInfluence); model at revision 1.
@@ -52,7 +32,7 @@ function model(): PlatformModel {
   const influential: Record<number, number[]> = { 2: [1], 3: [2], 5: [1, 4] };
   const records = new Map<string, unknown>();
   for (const id of [1, 2, 3, 4, 5]) records.set(`ci:${id}`, { ...ciRecord(id, null), influentialIds: influential[id] ?? [] });
-  for (const id of [1, 2, 3]) records.set(`trigger:${id}`, triggerRecord(id, INFLUENCE[id]!));
+  for (const id of [1, 2, 3]) records.set(`trigger:${id}`, triggerRecord({ id, influence: INFLUENCE[id]! }));
   m.load(records, 1);
   return m;
 }
@@ -127,7 +107,7 @@ t.test('direct health reads the trigger’s current influence, and the summary�
   const m = model();
   commit(m, summary(1, 4, true, 10, 1, { value: 25, maxInfluence: false }));
   t.equal(directHealth(m, 4), 70, 'the trigger’s (30), not the summary’s (25)');
-  commit(m, { key: 'trigger:1', value: triggerRecord(1, { value: 45, maxInfluence: false }) });
+  commit(m, { key: 'trigger:1', value: triggerRecord({ id: 1, influence: { value: 45, maxInfluence: false } }) });
   t.equal(directHealth(m, 4), 55, 'the trigger changed');
   commit(m, { key: 'trigger:1', value: null });
   t.equal(directHealth(m, 4), 75, 'the trigger deleted: the summary’s (25)');

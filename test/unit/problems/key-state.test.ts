@@ -4,10 +4,9 @@ import type { Test } from 'tap';
 import t from 'tap';
 import { applyToKey, changedSpans, type KeyInput, type KeyState, spansToWrite, type TriggerFacts } from '../../../pipelines/problems/key-state.js';
 import { type Hit, type PriorityNumber, problemId, type TimelineLimits } from '../../../pipelines/problems/problem-timeline.js';
-import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { createControlModel, type PlatformModel } from '../../../services/control-plane/slices.js';
 import { rowsOfKey } from '../../../services/problem-stage/key-rows.js';
-import { ciRecord } from '../maintenance/model-fixture.js';
+import { ciRecord, triggerRecord } from '../maintenance/model-fixture.js';
 
 const TRIGGER = 1;
 const CI = 1;
@@ -280,28 +279,9 @@ t.test('a key keeps its trigger’s facts once the trigger is deleted, and so do
 function rowModel(withTrigger = true): PlatformModel {
   const m = createControlModel();
   const records = new Map<string, unknown>([[`ci:${CI}`, ciRecord(CI, null)]]);
-  if (withTrigger) records.set(`trigger:${TRIGGER}`, triggerRecord(TRIGGER));
+  if (withTrigger) records.set(`trigger:${TRIGGER}`, triggerRecord({ id: TRIGGER, influence: { value: 45, maxInfluence: false } }));
   m.load(records, 1);
   return m;
-}
-
-function triggerRecord(id: number): TriggerModel {
-  return {
-    id,
-    name: `trigger ${id}`,
-    description: '',
-    enabled: true,
-    streamIds: [1],
-    match: [],
-    ci: { by: 'idField', field: 'ci' },
-    priority: { value: 2 },
-    resolve: { field: 'status', values: ['ok'] },
-    tags: [],
-    incidents: [],
-    influence: { value: 45, maxInfluence: false },
-    createdAt: '',
-    updatedAt: '',
-  };
 }
 
 const rowShape = (r: { id: string; is_deleted: number; date_start: string; date_end: string | null; version: number }) => ({

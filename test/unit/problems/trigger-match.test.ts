@@ -2,6 +2,7 @@
 import t from 'tap';
 import { type CiLookup, compileTrigger, type TriggeredEvent, valueAt } from '../../../pipelines/problems/trigger-match.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
+import { triggerRecord } from '../maintenance/model-fixture.js';
 
 const TS = Date.parse('2026-11-01T00:00:00.000Z');
 
@@ -22,25 +23,8 @@ const cis: CiLookup = (() => {
   };
 })();
 
-function trigger(over: Partial<TriggerModel> = {}): TriggerModel {
-  return {
-    id: 5,
-    name: 'down',
-    description: '',
-    enabled: true,
-    streamIds: [1],
-    match: [],
-    ci: { by: 'idField', field: 'ci' },
-    priority: { value: 2 },
-    resolve: { field: 'status', values: ['ok', 'resolved'] },
-    tags: [],
-    incidents: [],
-    influence: { value: 50, maxInfluence: false },
-    createdAt: '',
-    updatedAt: '',
-    ...over,
-  };
-}
+const trigger = (over: Partial<TriggerModel> = {}): TriggerModel =>
+  triggerRecord({ id: 5, name: 'down', resolve: { field: 'status', values: ['ok', 'resolved'] }, influence: { value: 50, maxInfluence: false }, ...over });
 
 const event = (fields: unknown, id = 'e1'): TriggeredEvent => ({ id, streamId: 1, ts: TS, fields });
 const hitOf = (over: Partial<TriggerModel>, fields: unknown) => compileTrigger(trigger(over)).hitOf(event(fields), cis);
