@@ -11,9 +11,10 @@
  * The figures are those of pipelines/sla/live-figures.ts; they reflect the problems as of the
  * last read (`asOf`), at most about a second behind.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import { LIVE_WINDOWS, type LiveBudget, type LiveCi, type LiveRules, type LiveWindowFigures, liveBudget, liveWindows } from '../../../pipelines/sla/live-figures.js';
 import { periodRange } from '../../../pipelines/sla/period-range.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Interval } from '../../../pipelines/sla/sla.types.js';
 import type { CiLiveSlaModel } from '../../../schemas/live-sla.schema.js';
 import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
@@ -112,8 +113,6 @@ export function liveSlaView(live: CiLiveFigures): CiLiveSlaModel {
   };
 }
 
-const msText = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-
 export function createLiveSla(deps: { analytics: AnalyticsStore; model: PlatformModel; metrics: Metrics; logger: Logger; now: () => number }): LiveSla {
   const { analytics, model } = deps;
   const log = deps.logger.child({ component: 'live-sla' });
@@ -133,7 +132,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     const started = performance.now();
     const since = await storeNow();
     const fresh = new LiveProblems();
-    const from = msText(deps.now() - HORIZON_MS);
+    const from = clickhouseDateTime(deps.now() - HORIZON_MS);
     const ids = [...model.slices.cmdb.cis.keys()].sort((a, b) => a - b);
     for (let i = 0; i < ids.length; i += LOAD_CIS_PER_PAGE) {
       const page = ids.slice(i, i + LOAD_CIS_PER_PAGE);
@@ -157,7 +156,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
       const rows = await analytics.query<ChangeRow>(
         `SELECT toFloat64(toUnixTimestamp64Milli(written_at)) AS w, ${COLUMNS}, is_deleted AS d FROM problem_changes
          WHERE (written_at, toString(id)) > ({w:DateTime64(3)}, {id:String}) ORDER BY written_at, toString(id) LIMIT {limit:UInt32}`,
-        { w: msText(after.w), id: after.id, limit: PAGE_ROWS },
+        { w: clickhouseDateTime(after.w), id: after.id, limit: PAGE_ROWS },
       );
       for (const row of rows) table.put(factsOf(row, row.d === 1));
       if (rows.length > 0) after = { w: rows.at(-1)!.w, id: rows.at(-1)!.id };
@@ -196,20 +195,20 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     return coverage.byCi;
   }
 
-  function liveCi(ciId: number, range: Interval): LiveCi {
-    return { problems: table.ofCi(ciId), maintenance: maintenanceIntervals(model, ciId, range.start, range.end) };
-  }
+  /** The CI's problems and its maintenance over `range`. */
+  const liveCi = (ciId: number, problems: LiveCi['problems'], range: Interval): LiveCi => ({ problems, maintenance: maintenanceIntervals(model, ciId, range.start, range.end) });
 
   function ofCi(ciId: number): CiLiveFigures {
     if (!loaded) throw failLater('sla_live.loading', 5, { reason: loadError });
     const now = deps.now();
     const longest = LIVE_WINDOWS.at(-1)!.ms;
-    const windows = liveWindows(liveCi(ciId, { start: now - longest, end: now }), now);
+    const problems = table.ofCi(ciId);
+    const windows = liveWindows(liveCi(ciId, problems, { start: now - longest, end: now }), now);
     const budgets = (covered().get(ciId) ?? []).map((template): CiBudget => {
       const period = periodRange(template.period, template.timeZone, now);
       const rules: LiveRules = { priorities: template.priorities, excludeMaintenance: template.excludeMaintenance, calendar: calendarOf(template) };
       // The maintenance of the whole period (scheduled later counts) and of the burn windows.
-      const ci = liveCi(ciId, { start: Math.min(period.start, now - DAY_MS), end: Math.max(period.end, now) });
+      const ci = liveCi(ciId, problems, { start: Math.min(period.start, now - DAY_MS), end: Math.max(period.end, now) });
       return { template: { id: template.id, name: template.name }, ...liveBudget(ci, rules, template.target!, period, now) };
     });
     return { asOf, windows, budgets };
