@@ -36,40 +36,71 @@ export interface CiFiguresContext {
 }
 
 /** The end of a problem for the maths: an open one lasts until now (never before its start). */
-export const problemEnd = (p: ProblemTimes, now: number): number => (p.end !== null ? p.end : Math.max(p.start, now));
+export const problemEnd = (p: ProblemTimes, now: number): number => endAt(p.start, p.end, now);
+const endAt = (start: number, end: number | null, now: number): number => (end !== null ? end : Math.max(start, now));
 
 /** Whether a problem overlaps the range (a zero-length one: when its instant is in it). */
-export function overlapsRange(p: ProblemTimes, range: Interval, now: number): boolean {
-  const end = problemEnd(p, now);
-  if (end > p.start) return p.start < range.end && end > range.start;
-  return p.start >= range.start && p.start < range.end;
+export const overlapsRange = (p: ProblemTimes, range: Interval, now: number): boolean => overlaps(p.start, endAt(p.start, p.end, now), range);
+function overlaps(start: number, end: number, range: Interval): boolean {
+  if (end > start) return start < range.end && end > range.start;
+  return start >= range.start && start < range.end;
 }
 
 /** Influence as percent 0..100: 100 for maxInfluence. */
-export const influencePercent = (influence: ProblemInput['influence']): number =>
-  influence.maxInfluence ? 100 : Math.min(100, Math.max(0, Number.isFinite(influence.value) ? influence.value : 0));
+export const influencePercent = (influence: ProblemInput['influence']): number => percentOf(influence.value, influence.maxInfluence);
+const percentOf = (value: number, maxInfluence: boolean): number => (maxInfluence ? 100 : Math.min(100, Math.max(0, Number.isFinite(value) ? value : 0)));
+
+/** What the figures need of a CI's problems: counts by priority, and the weighted time they take. */
+interface Collected {
+  counts: [number, number, number, number];
+  weighted: WeightedInterval[];
+}
+
+/** Counts an included problem overlapping the range, and keeps the part of it inside the range. */
+function collect(into: Collected, context: CiFiguresContext, start: number, endOrNull: number | null, priority: number, weight: number): void {
+  const { range, now, included } = context;
+  const end = endAt(start, endOrNull, now);
+  if (!included.has(priority) || !overlaps(start, end, range)) return;
+  into.counts[priority - 1]!++;
+  const from = Math.max(start, range.start);
+  const to = Math.min(end, range.end);
+  if (to > from && weight > 0) into.weighted.push({ start: from, end: to, weight });
+}
+
+const collected = (): Collected => ({ counts: [0, 0, 0, 0], weighted: [] });
 
 /**
  * Figures of one CI. `maintenance` must be sorted, disjoint and inside the range (the shape
  * SlaCiInput promises); `problems` may be of any priority and in any order.
  */
 export function ciFigures(context: CiFiguresContext, maintenance: readonly Interval[], problems: readonly ProblemTimes[]): SlaFigures {
-  const { range, now, included, unattended } = context;
+  const into = collected();
+  for (const p of problems) collect(into, context, p.start, p.end, p.priority, influencePercent(p.influence));
+  return figuresOf(context, maintenance, into);
+}
+
+/** Numbers per packed problem: start, end (NaN while open), priority, influence value, maxInfluence (0|1). */
+export const PACKED_PROBLEM_FIELDS = 5;
+
+/**
+ * ciFigures of the problems packed as numbers in `packed`, from problem `from` to `to` (exclusive):
+ * what the SLA worker's threads read, without an object per problem.
+ */
+export function packedCiFigures(context: CiFiguresContext, maintenance: readonly Interval[], packed: Float64Array, from: number, to: number): SlaFigures {
+  const into = collected();
+  for (let at = from * PACKED_PROBLEM_FIELDS; at < to * PACKED_PROBLEM_FIELDS; at += PACKED_PROBLEM_FIELDS) {
+    const end = packed[at + 1]!;
+    collect(into, context, packed[at]!, Number.isNaN(end) ? null : end, packed[at + 2]!, percentOf(packed[at + 3]!, packed[at + 4] === 1));
+  }
+  return figuresOf(context, maintenance, into);
+}
+
+function figuresOf(context: CiFiguresContext, maintenance: readonly Interval[], { counts, weighted }: Collected): SlaFigures {
+  const { range, unattended } = context;
   const totalMs = Math.max(0, range.end - range.start);
   const blocked = context.excludeMaintenance && maintenance.length > 0 ? unionIntervals(unattended, maintenance) : unattended;
   const unattendedMs = totalLength(unattended);
   const maintenanceMs = totalLength(blocked) - unattendedMs;
-
-  const counts: [number, number, number, number] = [0, 0, 0, 0];
-  const weighted: WeightedInterval[] = [];
-  for (const p of problems) {
-    if (!included.has(p.priority) || !overlapsRange(p, range, now)) continue;
-    counts[p.priority - 1]!++;
-    const start = Math.max(p.start, range.start);
-    const end = Math.min(problemEnd(p, now), range.end);
-    const weight = influencePercent(p.influence);
-    if (end > start && weight > 0) weighted.push({ start, end, weight });
-  }
 
   // Walk the weighted segments against the blocked intervals (both sorted) once.
   let percentMs = 0;

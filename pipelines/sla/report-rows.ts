@@ -28,7 +28,14 @@ export const ciInfluence = (weight: number, totalWeight: number): InfluenceModel
 const share = (value: number, totalMs: number) => ({ percent: totalMs > 0 ? (value / totalMs) * 100 : 0, value });
 
 /** Spec 2.14: one CI row. `withMaintenance`: the CI had maintenance time in the range. */
-export function ciRow(ci: SlaCiInput, type: CiTypeModel, figures: SlaFigures, totalMs: number, influence: InfluenceModel, withMaintenance: boolean): SlaCiRowModel {
+export function ciRow(
+  ci: Omit<SlaCiInput, 'problems'>,
+  type: CiTypeModel,
+  figures: SlaFigures,
+  totalMs: number,
+  influence: InfluenceModel,
+  withMaintenance: boolean,
+): SlaCiRowModel {
   return {
     configItem: {
       id: ci.id,
@@ -58,7 +65,7 @@ const PRIORITY_NAMES = ['Problem0', 'Problem1', 'Problem2', 'Problem3', 'Problem
 /** A CI's entry in its event rows; one per CI and withMaintenance value, shared by the rows. */
 export type EventCiModel = SlaEventRowModel['configItems'][number];
 
-export function eventCi(ci: SlaCiInput, type: CiTypeModel, influence: InfluenceModel, withMaintenance: boolean): EventCiModel {
+export function eventCi(ci: Omit<SlaCiInput, 'problems'>, type: CiTypeModel, influence: InfluenceModel, withMaintenance: boolean): EventCiModel {
   return { id: ci.id, name: ci.name, configItemType: type, withMaintenance, influence, isIncluded: true };
 }
 

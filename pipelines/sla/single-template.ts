@@ -2,9 +2,10 @@
  * A Single template's report: CI figures ▸ CI and event rows ▸ template figures.
  *
  * The SLA worker fans CIs out to threads: it builds the shared context once (templateContext,
- * which also computes the unattended intervals once per report), runs calculateCis on each
- * chunk and hands the chunk results to combineCis. combineCis orders everything itself, so any
- * split of the CIs, in any order, gives the same result as calculateSingle (CI ids are unique).
+ * which also computes the unattended intervals once per report), runs calculateCiFigures on each
+ * chunk and combines the outcomes with templateFigures; calculateCis and combineCis do the same
+ * with the event rows. combineCis orders everything itself, so any split of the CIs, in any
+ * order, gives the same result as calculateSingle (CI ids are unique).
  *
  * Template figures: each time figure and the availability are means weighted by CI weight
  * (not rounded); counts are summed; maxDowntimeMs is the largest. With no CI (or all weights
@@ -72,31 +73,67 @@ export function splitCis(input: SingleTemplateInput, chunks: number): CiChunkInp
   return out.length > 0 ? out : [{ ...context, cis: [] }];
 }
 
-/**
- * Figures and rows of a chunk of CIs. `events: false` skips the event rows (the SLA worker
- * builds the event export from the stored problems instead).
- */
-export function calculateCis(chunk: CiChunkInput, options: { events?: boolean } = {}): CiChunkResult {
-  const withEvents = options.events ?? true;
+/** A CI without its problems: what its row shows besides the figures. */
+export type SlaCiMeta = Omit<SlaCiInput, 'problems'>;
+
+/** A CI's share of the report without its event rows. */
+export type CiFiguresOutcome = Omit<CiOutcome, 'events'>;
+
+/** The figures of the chunk's CI at `index` (whose maintenance is already clipped to the range). */
+export type FiguresOf = (context: CiFiguresContext, maintenance: readonly Interval[], index: number) => SlaFigures;
+
+interface CiShare {
+  outcome: CiFiguresOutcome;
+  maintenance: Interval[];
+  type: ReturnType<typeof ciTypeModel>;
+  influence: ReturnType<typeof ciInfluence>;
+}
+
+function ciShares<C extends SlaCiMeta>(
+  chunk: SingleTemplateContext & { cis: readonly C[] },
+  figuresOf: FiguresOf,
+  each: (ci: C, share: CiShare, context: CiFiguresContext) => void,
+): void {
   const { range, now } = chunk;
   const context: CiFiguresContext = { range, now, included: new Set(chunk.priorities), excludeMaintenance: chunk.excludeMaintenance, unattended: chunk.unattended };
   const totalMs = Math.max(0, range.end - range.start);
-  const cis = chunk.cis.map((ci): CiOutcome => {
+  chunk.cis.forEach((ci, index) => {
     const maintenance = clipIntervals(mergeIntervals(ci.maintenance), range);
-    const figures = ciFigures(context, maintenance, ci.problems);
+    const figures = figuresOf(context, maintenance, index);
     const influence = ciInfluence(ci.weight, chunk.totalWeight);
     const type = ciTypeModel(ci.type);
+    const ciRowModel = ciRow(ci, type, figures, totalMs, influence, maintenance.length > 0);
+    each(ci, { outcome: { ciId: ci.id, weight: ci.weight, figures, ciRow: ciRowModel }, maintenance, type, influence }, context);
+  });
+}
+
+/**
+ * Figures and CI rows of a chunk of CIs, without event rows: what the SLA worker's threads
+ * compute (it builds the event export from the stored problems instead), with the figures from
+ * `figuresOf` (they hold the problems packed as numbers: packedCiFigures).
+ */
+export function calculateCiFigures(chunk: SingleTemplateContext & { cis: readonly SlaCiMeta[] }, figuresOf: FiguresOf): CiFiguresOutcome[] {
+  const out: CiFiguresOutcome[] = [];
+  ciShares(chunk, figuresOf, (_ci, share) => out.push(share.outcome));
+  return out;
+}
+
+/** Figures and rows of a chunk of CIs, event rows included. */
+export function calculateCis(chunk: CiChunkInput): CiChunkResult {
+  const { range, now } = chunk;
+  const cis: CiOutcome[] = [];
+  const figuresOf: FiguresOf = (context, maintenance, index) => ciFigures(context, maintenance, chunk.cis[index]!.problems);
+  ciShares(chunk, figuresOf, (ci, { outcome, maintenance, type, influence }, context) => {
     const entries = [[eventCi(ci, type, influence, false)], [eventCi(ci, type, influence, true)]];
     const rows: SlaEventRowModel[] = [];
     const starts: number[] = [];
-    for (const p of withEvents ? ci.problems : []) {
+    for (const p of ci.problems) {
       if (!overlapsRange(p, range, now)) continue;
       const withMaintenance = touchesIntervals(maintenance, p.start, problemEnd(p, now));
       rows.push(eventRow(p, context.included.has(p.priority), entries[withMaintenance ? 1 : 0]!, now));
       starts.push(p.start);
     }
-    const row = ciRow(ci, type, figures, totalMs, influence, maintenance.length > 0);
-    return { ciId: ci.id, weight: ci.weight, figures, ciRow: row, events: sortEvents(ci.id, rows, starts) };
+    cis.push({ ...outcome, events: sortEvents(ci.id, rows, starts) });
   });
   return { cis };
 }

@@ -37,6 +37,25 @@ export function analyticsContract(t: Test, name: string, open: () => Promise<Ope
     await t.rejects(store.command('SELEC 1'));
   });
 
+  withStore('queryFloat64 gives the Float64 columns of the rows, row after row, NaN and bound parameters included', async (t, { store }) => {
+    const table = unique('numbers');
+    await store.command(`CREATE TABLE ${table} (id UInt64, at DateTime64(3, 'UTC'), until Nullable(DateTime64(3, 'UTC')), share Float64) ENGINE = MergeTree ORDER BY id`);
+    await store.insert(table, [
+      { id: 7, at: '2024-01-02 03:04:05.678', until: null, share: 0.25 },
+      { id: 9, at: '2024-01-02 03:04:06.000', until: '2024-01-02 04:00:00.000', share: -1.5 },
+      { id: 11, at: '2024-01-03 00:00:00.000', until: null, share: 1e300 },
+    ]);
+    const values = await store.queryFloat64(
+      `SELECT toFloat64(id), toFloat64(toUnixTimestamp64Milli(at)), ifNull(toFloat64(toUnixTimestamp64Milli(until)), nan), share
+       FROM ${table} WHERE id < {below:UInt64} ORDER BY id`,
+      { below: 10 },
+    );
+    t.ok(values instanceof Float64Array);
+    t.same(Array.from(values), [7, Date.UTC(2024, 0, 2, 3, 4, 5, 678), NaN, 0.25, 9, Date.UTC(2024, 0, 2, 3, 4, 6), Date.UTC(2024, 0, 2, 4), -1.5]);
+    t.equal((await store.queryFloat64(`SELECT share FROM ${table} WHERE id > 100`)).length, 0, 'no row: an empty array');
+    await t.rejects(store.queryFloat64(`SELECT share, id FROM ${table} WHERE id = 7`), /column id is UInt64/, 'a column that is not a Float64 is refused, not misread');
+  });
+
   withStore('inserts objects and an NDJSON buffer, then selects them', async (t, { store }) => {
     const table = unique('rows');
     await store.command(

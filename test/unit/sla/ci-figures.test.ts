@@ -4,7 +4,8 @@
  */
 import t from 'tap';
 import { unattendedIntervals } from '../../../pipelines/sla/calendar.js';
-import { ciFigures } from '../../../pipelines/sla/ci-figures.js';
+import { ciFigures, packedCiFigures } from '../../../pipelines/sla/ci-figures.js';
+import { seededRandom } from '../../support/random.js';
 import { at, context, H, hours, M, pct, problem } from './sla-fixture.js';
 
 t.test('overlapping problems: each instant is weighted by the largest influence open then', async (t) => {
@@ -264,4 +265,27 @@ t.test('problem time is rounded to whole milliseconds once, and ok is what remai
   t.equal(figures.problemMs, 667, '2000 ms × 33.3 % = 666.67 ms, rounded');
   t.equal(figures.okMs, 2333);
   t.equal(figures.okMs + figures.problemMs + figures.unattendedMs + figures.maintenanceMs, 3000);
+});
+
+t.test('problems packed as numbers (the SLA worker threads) give the same figures as the problems themselves, over random cases', async (t) => {
+  const random = seededRandom(18);
+  const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
+  for (let n = 0; n < 300; n++) {
+    const range = hours(0, 24 * int(1, 3));
+    const unattended =
+      random() < 0.5 ? unattendedIntervals({ timeZone: 'Europe/Berlin', week: [1, 2, 3, 4, 5].map((day) => ({ day, from: '09:00', to: '18:00' })), holidays: [] }, range) : [];
+    const ctx = context({ range, now: at(int(0, 80)), included: new Set(random() < 0.5 ? [1, 2] : [1, 2, 3, 4]), excludeMaintenance: random() < 0.5, unattended });
+    const maintenance = random() < 0.5 ? [hours(int(0, 10), int(10, 30))] : [];
+    const problems = Array.from({ length: int(0, 30) }, (_, i) => {
+      const start = int(-10, 80);
+      const end = random() < 0.15 ? null : start + int(0, 20);
+      const influence = random() < 0.2 ? { value: random() < 0.5 ? NaN : 250, maxInfluence: random() < 0.5 } : pct(int(0, 100));
+      return problem(`p${i}`, start, end, { priority: int(1, 4) as 1 | 2 | 3 | 4, influence });
+    });
+    const packed = new Float64Array(problems.flatMap((p) => [p.start, p.end ?? NaN, p.priority, p.influence.value, p.influence.maxInfluence ? 1 : 0]));
+    t.strictSame(packedCiFigures(ctx, maintenance, packed, 0, problems.length), ciFigures(ctx, maintenance, problems), `case ${n}`);
+  }
+  const one = [problem('a', 2, 4), problem('b', 6, 9)];
+  const packed = new Float64Array(one.flatMap((p) => [p.start, p.end!, p.priority, p.influence.value, 0]));
+  t.strictSame(packedCiFigures(context(), [], packed, 1, 2), ciFigures(context(), [], [one[1]!]), 'only the problems from..to of the array');
 });

@@ -3,10 +3,10 @@
  * on disk under `dataDir` so it survives restarts.
  */
 import { mkdirSync } from 'node:fs';
-import { Session } from 'chdb';
+import { type ChdbResult, Session } from 'chdb';
 import type { Logger } from '../../logger.js';
 import type { AnalyticsStore, InsertOptions, QueryParams } from './analytics.port.js';
-import { parseJsonEachRow, toNdjson, validTableName } from './rows.js';
+import { FLOAT64_ROWS_FORMAT, float64Rows, parseJsonEachRow, toNdjson, validTableName } from './rows.js';
 
 export interface ChdbStoreConfig {
   dataDir: string;
@@ -31,11 +31,9 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
   const lanes = [new Lane(connect()), new Lane(connect())] as const;
   const [main] = lanes;
 
-  const run = (sql: string, params: QueryParams | undefined, format: string): Promise<string> =>
-    main.run(async (session) => {
-      const result = params && Object.keys(params).length > 0 ? await session.queryBindAsync(sql, toChdbParams(params), { format }) : await session.queryAsync(sql, { format });
-      return result.text();
-    });
+  const result = (sql: string, params: QueryParams | undefined, format: string): Promise<ChdbResult> =>
+    main.run((session) => (params && Object.keys(params).length > 0 ? session.queryBindAsync(sql, toChdbParams(params), { format }) : session.queryAsync(sql, { format })));
+  const run = async (sql: string, params: QueryParams | undefined, format: string): Promise<string> => (await result(sql, params, format)).text();
 
   try {
     await run('CREATE DATABASE IF NOT EXISTS {db:Identifier}', { db: database }, 'TabSeparated');
@@ -56,6 +54,9 @@ export async function createChdbStore(config: ChdbStoreConfig, deps: { logger: L
     },
     async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {
       return parseJsonEachRow<T>(await run(sql, params, 'JSONEachRow'));
+    },
+    async queryFloat64(sql, params) {
+      return float64Rows((await result(sql, params, FLOAT64_ROWS_FORMAT)).bytes());
     },
     async insert(table: string, rows: readonly object[] | Buffer, options?: InsertOptions) {
       const values = Buffer.isBuffer(rows) ? rows : toNdjson(rows);

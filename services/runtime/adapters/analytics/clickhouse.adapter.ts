@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { type ClickHouseClient, ClickHouseLogLevel, type ClickHouseSettings, type Logger as ClientLogger, createClient, drainStream } from '@clickhouse/client';
 import type { Logger } from '../../logger.js';
 import type { AnalyticsStore, InsertOptions, QueryParams } from './analytics.port.js';
-import { toNdjson, validTableName } from './rows.js';
+import { FLOAT64_ROWS_FORMAT, float64Rows, toNdjson, validTableName } from './rows.js';
 
 export interface ClickHouseStoreConfig {
   url: string;
@@ -47,6 +47,13 @@ export async function createClickHouseStore(config: ClickHouseStoreConfig, deps:
     async query<T = Record<string, unknown>>(sql: string, params?: QueryParams): Promise<T[]> {
       const result = await client.query({ query: sql, format: 'JSONEachRow', ...(params ? { query_params: { ...params } } : {}) });
       return result.json<T>();
+    },
+    async queryFloat64(sql, params) {
+      // exec: the client's query() parses only text formats; this takes the bytes as they come.
+      const { stream } = await client.exec({ query: `${sql}\nFORMAT ${FLOAT64_ROWS_FORMAT}`, ...(params ? { query_params: { ...params } } : {}) });
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return float64Rows(Buffer.concat(chunks));
     },
     async insert(table: string, rows: readonly object[] | Buffer, options?: InsertOptions) {
       const values = Buffer.isBuffer(rows) ? rows : toNdjson(rows);
