@@ -13,7 +13,7 @@
  *   30 days are ordered one after the other over HTTP and polled to `Ok`; the table shows the
  *   medians. The 1-thread run is the baseline of the 2-thread ratio. The phase columns are the SLA
  *   worker's own figures (medians of its log lines): the ClickHouse part (copy the overlapping
- *   problems for the report, read them back grouped by CI), the maths on the piscina threads, and
+ *   problems for the report, read them back as numbers), the maths on the piscina threads, and
  *   storing the rows. Targets (#18): 1x under 1.5 s, 10x under 15 s.
  * - Live SLA: the time the API takes after a start to read the problems of the last 31 days into
  *   memory (its own log line; the reports are timed once it is done), the heap after it, and the latency of GET config-items/{id} with

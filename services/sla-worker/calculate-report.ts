@@ -1,7 +1,7 @@
 /**
  * One custom SLA report, start to finish (DESIGN §9): resolve the template's CIs, copy the
  * problems that overlap the range into the report's own table (inside ClickHouse), read them
- * back grouped by CI, fan the CIs out to the piscina threads, and store the rows the export
+ * back as numbers, fan the CIs out to the piscina threads, and store the rows the export
  * shows. A Multi template runs each of its Single templates the same way, then combines them.
  */
 import type { Piscina } from 'piscina';
@@ -28,7 +28,7 @@ export interface CalculationDeps {
 
 /** Milliseconds spent per phase of a calculation (logged, and read by the benchmark). */
 export interface CalculationPhases {
-  /** Copying the overlapping problems for the report and reading them back grouped by CI. */
+  /** Copying the overlapping problems for the report and reading them back. */
   problemsMs: number;
   /** The interval maths on the piscina threads (with packing and the threads' answers). */
   mathsMs: number;
@@ -68,9 +68,13 @@ const ROW_FIELDS = 1 + PACKED_FIELDS;
  * for the report first when `reportId` is given. Numbers rather than JSON: 1 000 000 problems
  * grouped by CI were about 70 MB of JSON, read and parsed in 0.3–0.6 s.
  */
-async function readProblems(deps: CalculationDeps, ciIds: number[], range: Interval, reportId: string | undefined): Promise<Float64Array> {
+async function readProblems(deps: CalculationDeps, ciIds: number[], range: Interval, priorities: number[], reportId: string | undefined): Promise<Float64Array> {
   const params = { cis: ciIds, start: clickhouseDateTime(range.start), end: clickhouseDateTime(range.end) };
-  if (!reportId) return deps.analytics.queryFloat64(`SELECT ${PROBLEM_COLUMNS} FROM problems FINAL WHERE ${OVERLAPS}`, params);
+  // The figures count only the included priorities (ciFigures): the other problems are copied for
+  // the event export, not read.
+  const included = { priorities };
+  const counted = 'priority IN {priorities:Array(UInt8)}';
+  if (!reportId) return deps.analytics.queryFloat64(`SELECT ${PROBLEM_COLUMNS} FROM problems FINAL WHERE ${OVERLAPS} AND ${counted}`, { ...params, ...included });
   // A job taken again after a stop mid-copy starts from an empty copy, so it can be read without
   // FINAL. Only such a job finds rows to delete: a DELETE that finds none still costs a mutation
   // over the table's parts (up to 0.8 s measured beside copies of 1 000 000 problems).
@@ -86,7 +90,7 @@ async function readProblems(deps: CalculationDeps, ciIds: number[], range: Inter
      SETTINGS optimize_on_insert = 0`,
     { ...params, report: reportId, now: clickhouseDateTime(Date.now()) },
   );
-  return deps.analytics.queryFloat64(`SELECT ${PROBLEM_COLUMNS} FROM sla_report_problems WHERE report_id = {report:String}`, { report: reportId });
+  return deps.analytics.queryFloat64(`SELECT ${PROBLEM_COLUMNS} FROM sla_report_problems WHERE report_id = {report:String} AND ${counted}`, { report: reportId, ...included });
 }
 
 /** The template's working calendar as the maths reads it (null: always attended). */
@@ -105,7 +109,7 @@ export async function calculateSingleTemplate(
   const weights = templateCis(model, template);
   const ids = [...weights.keys()].sort((a, b) => a - b);
   let mark = performance.now();
-  const rows = await readProblems(deps, ids, range, reportId);
+  const rows = await readProblems(deps, ids, range, template.priorities, reportId);
   phases.problemsMs += performance.now() - mark;
   mark = performance.now();
   const now = deps.now();
