@@ -30,8 +30,10 @@ export interface CalculationDeps {
 export interface CalculationPhases {
   /** Copying the overlapping problems for the report and reading them back. */
   problemsMs: number;
-  /** The interval maths on the piscina threads (with packing and the threads' answers). */
+  /** The interval maths: the CIs and their problems prepared and packed, the threads' runs, their answers combined. */
   mathsMs: number;
+  /** Of mathsMs, the time from handing the chunks to the threads until the last answer is back. */
+  threadsMs?: number;
   /** Storing the rows the export shows. */
   storeMs: number;
   /** The `now` of the calculation: open problems last until it. */
@@ -133,10 +135,11 @@ export async function calculateSingleTemplate(
     cis: cis.map((c) => ({ ...c, problems: [] })),
   });
   const chunkCount = Math.max(1, Math.min(deps.threads, cis.length));
-  const runs = packChunks(context, cis, rows, chunkCount).map((chunk) =>
-    deps.pool.run(chunk, { transferList: [chunk.problems.buffer as ArrayBuffer, chunk.offsets.buffer as ArrayBuffer] }),
-  );
-  const outcomes = (await Promise.all(runs)).flat().sort((a, b) => a.ciId - b.ciId);
+  const chunks = packChunks(context, cis, rows, chunkCount);
+  const handed = performance.now();
+  const answers = await Promise.all(chunks.map((chunk) => deps.pool.run(chunk, { transferList: [chunk.problems.buffer as ArrayBuffer, chunk.offsets.buffer as ArrayBuffer] })));
+  phases.threadsMs = (phases.threadsMs ?? 0) + performance.now() - handed;
+  const outcomes = answers.flat().sort((a, b) => a.ciId - b.ciId);
   phases.mathsMs += performance.now() - mark;
   return { figures: templateFigures(outcomes), ciRows: outcomes.map((o) => o.ciRow) };
 }

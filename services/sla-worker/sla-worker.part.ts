@@ -120,7 +120,14 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
     ] as const)
       ctx.metrics.slaJobPhaseDuration.observe({ phase }, ms / 1000);
     log.info(
-      { ms: Math.round(performance.now() - started), threads: deps.threads, problemsMs: round(phases.problemsMs), mathsMs: round(phases.mathsMs), storeMs: round(phases.storeMs) },
+      {
+        ms: Math.round(performance.now() - started),
+        threads: deps.threads,
+        problemsMs: round(phases.problemsMs),
+        mathsMs: round(phases.mathsMs),
+        threadsMs: round(phases.threadsMs ?? 0),
+        storeMs: round(phases.storeMs),
+      },
       'SLA report calculated',
     );
     message.ack();
