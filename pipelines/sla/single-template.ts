@@ -89,6 +89,7 @@ interface CiShare {
   influence: ReturnType<typeof ciInfluence>;
 }
 
+/** Each CI's figures and row, handed to `each` with what its event rows need (one walk for both entries below). */
 function ciShares<C extends SlaCiMeta>(
   chunk: SingleTemplateContext & { cis: readonly C[] },
   figuresOf: FiguresOf,
