@@ -50,7 +50,8 @@ export interface CiChunkResult {
 }
 
 /** The shared part of a report's calculation. */
-export function templateContext(input: SingleTemplateInput): SingleTemplateContext {
+/** Of the CIs, only their weights count here: a caller may pass them without problems. */
+export function templateContext(input: Omit<SingleTemplateInput, 'cis'> & { cis: ReadonlyArray<{ weight: number }> }): SingleTemplateContext {
   let totalWeight = 0;
   for (const ci of input.cis) totalWeight += ci.weight;
   return {

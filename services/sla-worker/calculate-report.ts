@@ -6,6 +6,7 @@
  */
 import type { Piscina } from 'piscina';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
+import { PACKED_PROBLEM_FIELDS } from '../../pipelines/sla/ci-figures.js';
 import { calculateMulti, type MultiTemplateItem } from '../../pipelines/sla/multi-template.js';
 import { templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
 import type { Interval, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
@@ -15,7 +16,7 @@ import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-c
 import type { SlaReportRecord } from '../control-plane/sla/sla-reports.slice.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
-import { type CiFiguresOut, PACKED_FIELDS, type PackedChunk, type PackedCi } from './calculate.thread.js';
+import type { CiFiguresOut, PackedChunk, PackedCi } from './calculate.thread.js';
 
 export interface CalculationDeps {
   model: PlatformModel;
@@ -63,7 +64,7 @@ const OVERLAPS = 'ci_id IN {cis:Array(UInt64)} AND date_start < {end:DateTime64(
 /** A problem as queryFloat64 reads it: its CI, then the packed fields (calculate.thread.ts). */
 const PROBLEM_COLUMNS = `toFloat64(ci_id), toFloat64(toUnixTimestamp64Milli(date_start)), ifNull(toFloat64(toUnixTimestamp64Milli(date_end)), nan),
   toFloat64(priority), toFloat64(influence_value), toFloat64(influence_max)`;
-const ROW_FIELDS = 1 + PACKED_FIELDS;
+const ROW_FIELDS = 1 + PACKED_PROBLEM_FIELDS;
 
 /**
  * The problems overlapping the range, one row of numbers each (ROW_FIELDS), in no order: copied
@@ -132,7 +133,7 @@ export async function calculateSingleTemplate(
     priorities: template.priorities,
     calendar: calendarOf(template),
     excludeMaintenance: template.excludeMaintenance,
-    cis: cis.map((c) => ({ ...c, problems: [] })),
+    cis,
   });
   const chunkCount = Math.max(1, Math.min(deps.threads, cis.length));
   const chunks = packChunks(context, cis, rows, chunkCount);
@@ -174,13 +175,13 @@ function packChunks(context: PackedChunk['context'], cis: PackedCi[], rows: Floa
       total += counts[from + i]!;
     }
     offsets[chunkCis.length] = total;
-    chunks.push({ context, cis: chunkCis, offsets, problems: new Float64Array(total * PACKED_FIELDS) });
+    chunks.push({ context, cis: chunkCis, offsets, problems: new Float64Array(total * PACKED_PROBLEM_FIELDS) });
   }
   for (let r = 0; r < rowCount; r++) {
     const position = rowPosition[r]!;
     if (position < 0) continue;
     const problems = chunks[Math.floor(position / size)]!.problems;
-    let to = cursor[position]!++ * PACKED_FIELDS;
+    let to = cursor[position]!++ * PACKED_PROBLEM_FIELDS;
     for (let from = r * ROW_FIELDS + 1; from < (r + 1) * ROW_FIELDS; from++) problems[to++] = rows[from]!;
   }
   return chunks;

@@ -4,12 +4,9 @@
  * no object per problem; only the figures and CI rows go back. The event rows of the export are
  * built from the stored problems instead.
  */
-import { PACKED_PROBLEM_FIELDS, packedCiFigures } from '../../pipelines/sla/ci-figures.js';
+import { packedCiFigures } from '../../pipelines/sla/ci-figures.js';
 import { type CiFiguresOutcome, calculateCiFigures, type SingleTemplateContext } from '../../pipelines/sla/single-template.js';
 import type { Interval, SlaCiType } from '../../pipelines/sla/sla.types.js';
-
-/** Numbers per packed problem (packedCiFigures). */
-export const PACKED_FIELDS = PACKED_PROBLEM_FIELDS;
 
 export interface PackedCi {
   id: number;
@@ -22,7 +19,7 @@ export interface PackedCi {
 export interface PackedChunk {
   context: SingleTemplateContext;
   cis: PackedCi[];
-  /** The problems of cis[i] are problems[offsets[i] .. offsets[i+1]) (in packed problems). */
+  /** The problems of cis[i] are problems[offsets[i] .. offsets[i+1]) (in packed problems, PACKED_PROBLEM_FIELDS numbers each). */
   offsets: Int32Array;
   problems: Float64Array;
 }
