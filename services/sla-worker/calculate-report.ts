@@ -8,7 +8,7 @@ import type { Piscina } from 'piscina';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { PACKED_PROBLEM_FIELDS } from '../../pipelines/sla/ci-figures.js';
 import { calculateMulti, type MultiTemplateItem } from '../../pipelines/sla/multi-template.js';
-import { templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
+import { type CiFiguresOutcome, type SlaCiMeta, templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
 import type { Interval, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
 import type { SlaCiRowModel } from '../../schemas/sla-export.schema.js';
 import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
@@ -16,12 +16,12 @@ import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-c
 import type { SlaReportRecord } from '../control-plane/sla/sla-reports.slice.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
-import type { CiFiguresOut, PackedChunk, PackedCi } from './calculate.thread.js';
+import type { PackedChunk } from './calculate.thread.js';
 
 export interface CalculationDeps {
   model: PlatformModel;
   analytics: AnalyticsStore;
-  pool: Piscina<PackedChunk, CiFiguresOut[]>;
+  pool: Piscina<PackedChunk, CiFiguresOutcome[]>;
   /** How many chunks the CIs are cut into (the pool's thread count). */
   threads: number;
   now: () => number;
@@ -116,7 +116,7 @@ export async function calculateSingleTemplate(
   phases.problemsMs += performance.now() - mark;
   mark = performance.now();
   const now = deps.now();
-  const cis: PackedCi[] = ids.map((id) => {
+  const cis: SlaCiMeta[] = ids.map((id) => {
     const ci = model.slices.cmdb.cis.get(id)!;
     const type = model.slices.cmdb.types.get(ci.typeId);
     return {
@@ -149,7 +149,7 @@ export async function calculateSingleTemplate(
  * The CIs cut into `chunkCount` runs of consecutive CIs, each with its problems packed for a
  * thread: a counting sort of the rows by CI, straight into each chunk's own array (transferred).
  */
-function packChunks(context: PackedChunk['context'], cis: PackedCi[], rows: Float64Array, chunkCount: number): PackedChunk[] {
+function packChunks(context: PackedChunk['context'], cis: SlaCiMeta[], rows: Float64Array, chunkCount: number): PackedChunk[] {
   const positionOf = new Map<number, number>();
   cis.forEach((ci, i) => positionOf.set(ci.id, i));
   const rowCount = rows.length / ROW_FIELDS;

@@ -5,28 +5,17 @@
  * built from the stored problems instead.
  */
 import { packedCiFigures } from '../../pipelines/sla/ci-figures.js';
-import { type CiFiguresOutcome, calculateCiFigures, type SingleTemplateContext } from '../../pipelines/sla/single-template.js';
-import type { Interval, SlaCiType } from '../../pipelines/sla/sla.types.js';
-
-export interface PackedCi {
-  id: number;
-  name: string;
-  type: SlaCiType;
-  weight: number;
-  maintenance: Interval[];
-}
+import { type CiFiguresOutcome, calculateCiFigures, type SingleTemplateContext, type SlaCiMeta } from '../../pipelines/sla/single-template.js';
 
 export interface PackedChunk {
   context: SingleTemplateContext;
-  cis: PackedCi[];
+  cis: SlaCiMeta[];
   /** The problems of cis[i] are problems[offsets[i] .. offsets[i+1]) (in packed problems, PACKED_PROBLEM_FIELDS numbers each). */
   offsets: Int32Array;
   problems: Float64Array;
 }
 
-export type CiFiguresOut = CiFiguresOutcome;
-
-export default function calculateChunk(chunk: PackedChunk): CiFiguresOut[] {
+export default function calculateChunk(chunk: PackedChunk): CiFiguresOutcome[] {
   const { offsets, problems } = chunk;
   return calculateCiFigures({ ...chunk.context, cis: chunk.cis }, (context, maintenance, i) => packedCiFigures(context, maintenance, problems, offsets[i]!, offsets[i + 1]!));
 }

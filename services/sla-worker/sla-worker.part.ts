@@ -10,12 +10,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
+import type { CiFiguresOutcome } from '../../pipelines/sla/single-template.js';
 import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
 import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { SLA_JOBS_STREAM } from '../runtime/bus-streams.js';
-import type { CiFiguresOut, PackedChunk } from './calculate.thread.js';
+import type { PackedChunk } from './calculate.thread.js';
 import { type CalculationDeps, calculateReport, ReportError } from './calculate-report.js';
 import { decodeJob, queueJob } from './sla-jobs.js';
 
@@ -47,7 +48,7 @@ export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
       const { bus, analytics } = ctx.engines;
       await bus.ensureStream(SLA_JOBS_STREAM);
       const threads = ctx.config.slaThreads;
-      const pool = new Piscina<PackedChunk, CiFiguresOut[]>({ filename: new URL('./calculate.thread.ts', import.meta.url).href, minThreads: threads, maxThreads: threads });
+      const pool = new Piscina<PackedChunk, CiFiguresOutcome[]>({ filename: new URL('./calculate.thread.ts', import.meta.url).href, minThreads: threads, maxThreads: threads });
       const deps: CalculationDeps = { model: ctx.controlPlane.model, analytics, pool, threads, now: ctx.now };
       const running = new Set<string>();
       const purged = new Set<string>();
