@@ -11,6 +11,7 @@ import { parts as allParts, type PartName } from './parts.js';
 import { runMigrations } from './runtime/adapters/analytics/migrations.js';
 import type { Config } from './runtime/config.js';
 import { type Engines, openEngines } from './runtime/engines.js';
+import { lowerHelperThreads } from './runtime/thread-priority.js';
 import { createMetrics, type Metrics } from './runtime/http/metrics.js';
 import type { Route } from './runtime/http/route.js';
 import { createHttpServer, type HttpServer } from './runtime/http/server.js';
@@ -57,6 +58,9 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
   const metrics = createMetrics();
   try {
     const engines = await openEngines(config, { logger });
+    // Started with the engines: their threads are what the event loop must not queue behind.
+    const priority = lowerHelperThreads(config.helperThreadNiceness);
+    lifecycle.onStop('thread priority', () => priority.stop());
     lifecycle.onStop('engines', async () => {
       await Promise.allSettled([engines.analytics.close(), engines.bus.close(), engines.journal.close(), engines.keyed.close()]);
     });

@@ -11,7 +11,13 @@ t.test('with no environment everything is embedded under ./data on port 8080', a
   t.match(config.journal.kind === 'lmdb' ? config.journal.path : '', /\/data\/control$/);
   t.match(config.analytics.kind === 'chdb' ? config.analytics.dataDir : '', /\/data\/clickhouse$/);
   t.equal(config.logLevel, 'info');
+  t.equal(config.helperThreadNiceness, 10);
   t.equal(isDistributed(config), false);
+});
+
+t.test('OPS_HELPER_THREAD_NICENESS sets the nice value of the helper threads; 0 leaves them', async (t) => {
+  t.equal(loadConfig({ OPS_HELPER_THREAD_NICENESS: '19' }).helperThreadNiceness, 19);
+  t.equal(loadConfig({ OPS_HELPER_THREAD_NICENESS: '0' }).helperThreadNiceness, 0);
 });
 
 t.test('server URLs switch each port to its server adapter', async (t) => {
@@ -38,6 +44,8 @@ const bad: Array<[string, string, RegExp]> = [
   ['CLICKHOUSE_DATABASE', 'drop table', /^CLICKHOUSE_DATABASE must be/],
   ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be one of/],
   ['OPS_MAX_BODY_BYTES', '0', /^OPS_MAX_BODY_BYTES must be/],
+  ['OPS_HELPER_THREAD_NICENESS', '20', /^OPS_HELPER_THREAD_NICENESS must be an integer from 0 to 19/],
+  ['OPS_HELPER_THREAD_NICENESS', '-5', /^OPS_HELPER_THREAD_NICENESS must be/],
 ];
 for (const [name, value, message] of bad) {
   t.test(`a bad ${name} stops the start with one line naming it`, async (t) => {
