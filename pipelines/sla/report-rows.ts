@@ -6,7 +6,7 @@
 import type { SlaCiRowModel, SlaEventRowModel } from '../../schemas/sla-export.schema.js';
 import { USERSPACE_ID } from '../../schemas/sla-template.schema.js';
 import { isoUtc } from './iso-time.js';
-import type { ProblemInput, SlaCiInput, SlaFigures } from './sla.types.js';
+import type { ProblemInput, SlaCiInput, SlaCiMeta, SlaFigures } from './sla.types.js';
 
 export type CiTypeModel = SlaCiRowModel['configItem']['configItemType'];
 export type InfluenceModel = SlaCiRowModel['configItem']['influence'];
@@ -28,14 +28,7 @@ export const ciInfluence = (weight: number, totalWeight: number): InfluenceModel
 const share = (value: number, totalMs: number) => ({ percent: totalMs > 0 ? (value / totalMs) * 100 : 0, value });
 
 /** Spec 2.14: one CI row. `withMaintenance`: the CI had maintenance time in the range. */
-export function ciRow(
-  ci: Omit<SlaCiInput, 'problems'>,
-  type: CiTypeModel,
-  figures: SlaFigures,
-  totalMs: number,
-  influence: InfluenceModel,
-  withMaintenance: boolean,
-): SlaCiRowModel {
+export function ciRow(ci: SlaCiMeta, type: CiTypeModel, figures: SlaFigures, totalMs: number, influence: InfluenceModel, withMaintenance: boolean): SlaCiRowModel {
   return {
     configItem: {
       id: ci.id,
@@ -65,7 +58,7 @@ const PRIORITY_NAMES = ['Problem0', 'Problem1', 'Problem2', 'Problem3', 'Problem
 /** A CI's entry in its event rows; one per CI and withMaintenance value, shared by the rows. */
 export type EventCiModel = SlaEventRowModel['configItems'][number];
 
-export function eventCi(ci: Omit<SlaCiInput, 'problems'>, type: CiTypeModel, influence: InfluenceModel, withMaintenance: boolean): EventCiModel {
+export function eventCi(ci: SlaCiMeta, type: CiTypeModel, influence: InfluenceModel, withMaintenance: boolean): EventCiModel {
   return { id: ci.id, name: ci.name, configItemType: type, withMaintenance, influence, isIncluded: true };
 }
 

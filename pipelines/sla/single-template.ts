@@ -17,7 +17,7 @@ import { type CiFiguresContext, ciFigures, overlapsRange, problemEnd } from './c
 import { mergeEvents, type SortedEvents, sortEvents } from './event-order.js';
 import { clipIntervals, mergeIntervals, touchesIntervals } from './interval-ops.js';
 import { ciInfluence, ciRow, ciTypeModel, eventCi, eventRow } from './report-rows.js';
-import type { Interval, SingleTemplateInput, SingleTemplateResult, SlaCiInput, SlaFigures } from './sla.types.js';
+import type { Interval, SingleTemplateInput, SingleTemplateResult, SlaCiInput, SlaCiMeta, SlaFigures } from './sla.types.js';
 
 /** What every chunk of CIs shares; plain data, so it can cross to a worker thread. */
 export interface SingleTemplateContext {
@@ -49,8 +49,7 @@ export interface CiChunkResult {
   cis: CiOutcome[];
 }
 
-/** The shared part of a report's calculation. */
-/** Of the CIs, only their weights count here: a caller may pass them without problems. */
+/** The shared part of a report's calculation. Of the CIs, only their weights count here: a caller may pass them without problems. */
 export function templateContext(input: Omit<SingleTemplateInput, 'cis'> & { cis: ReadonlyArray<{ weight: number }> }): SingleTemplateContext {
   let totalWeight = 0;
   for (const ci of input.cis) totalWeight += ci.weight;
@@ -73,9 +72,6 @@ export function splitCis(input: SingleTemplateInput, chunks: number): CiChunkInp
   for (let i = 0; i < input.cis.length; i += size) out.push({ ...context, cis: input.cis.slice(i, i + size) });
   return out.length > 0 ? out : [{ ...context, cis: [] }];
 }
-
-/** A CI without its problems: what its row shows besides the figures. */
-export type SlaCiMeta = Omit<SlaCiInput, 'problems'>;
 
 /** A CI's share of the report without its event rows. */
 export type CiFiguresOutcome = Omit<CiOutcome, 'events'>;

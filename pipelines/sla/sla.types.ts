@@ -78,6 +78,9 @@ export interface SlaCiInput {
   problems: ProblemInput[];
 }
 
+/** A CI without its problems: what its row shows besides the figures. */
+export type SlaCiMeta = Omit<SlaCiInput, 'problems'>;
+
 export interface SingleTemplateInput {
   range: Interval;
   /** The calculation time: an open problem lasts until min(range.end, now). */

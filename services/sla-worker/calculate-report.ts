@@ -8,8 +8,8 @@ import type { Piscina } from 'piscina';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { PACKED_PROBLEM_FIELDS } from '../../pipelines/sla/ci-figures.js';
 import { calculateMulti, type MultiTemplateItem } from '../../pipelines/sla/multi-template.js';
-import { type CiFiguresOutcome, type SlaCiMeta, templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
-import type { Interval, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
+import { type CiFiguresOutcome, templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
+import type { Interval, SlaCiMeta, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
 import type { SlaCiRowModel } from '../../schemas/sla-export.schema.js';
 import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
@@ -34,7 +34,7 @@ export interface CalculationPhases {
   /** The interval maths: the CIs and their problems prepared and packed, the threads' runs, their answers combined. */
   mathsMs: number;
   /** Of mathsMs, the time from handing the chunks to the threads until the last answer is back. */
-  threadsMs?: number;
+  threadsMs: number;
   /** Storing the rows the export shows. */
   storeMs: number;
   /** The `now` of the calculation: open problems last until it. */
@@ -106,7 +106,7 @@ export async function calculateSingleTemplate(
   template: SlaSingleTemplateModel,
   range: Interval,
   reportId?: string,
-  phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, storeMs: 0 },
+  phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, threadsMs: 0, storeMs: 0 },
 ): Promise<{ figures: SlaFigures; ciRows: SlaCiRowModel[] }> {
   const { model } = deps;
   const weights = templateCis(model, template);
@@ -139,7 +139,7 @@ export async function calculateSingleTemplate(
   const chunks = packChunks(context, cis, rows, chunkCount);
   const handed = performance.now();
   const answers = await Promise.all(chunks.map((chunk) => deps.pool.run(chunk, { transferList: [chunk.problems.buffer as ArrayBuffer, chunk.offsets.buffer as ArrayBuffer] })));
-  phases.threadsMs = (phases.threadsMs ?? 0) + performance.now() - handed;
+  phases.threadsMs += performance.now() - handed;
   const outcomes = answers.flat().sort((a, b) => a.ciId - b.ciId);
   phases.mathsMs += performance.now() - mark;
   return { figures: templateFigures(outcomes), ciRows: outcomes.map((o) => o.ciRow) };
@@ -192,7 +192,7 @@ export async function calculateReport(calculation: CalculationDeps, report: SlaR
   // One `now` for every template of the report, recorded with it so its timeline can replay it.
   const now = calculation.now();
   const deps: CalculationDeps = { ...calculation, now: () => now };
-  const phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, storeMs: 0, calculatedAt: now };
+  const phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, threadsMs: 0, storeMs: 0, calculatedAt: now };
   const templates = deps.model.slices.slaTemplates.templates;
   const template = templates.get(report.templateId);
   if (!template) throw new ReportError(`SLA template ${report.templateId} was deleted before the report was calculated`);

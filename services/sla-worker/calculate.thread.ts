@@ -5,7 +5,8 @@
  * built from the stored problems instead.
  */
 import { packedCiFigures } from '../../pipelines/sla/ci-figures.js';
-import { type CiFiguresOutcome, calculateCiFigures, type SingleTemplateContext, type SlaCiMeta } from '../../pipelines/sla/single-template.js';
+import { type CiFiguresOutcome, calculateCiFigures, type SingleTemplateContext } from '../../pipelines/sla/single-template.js';
+import type { SlaCiMeta } from '../../pipelines/sla/sla.types.js';
 
 export interface PackedChunk {
   context: SingleTemplateContext;

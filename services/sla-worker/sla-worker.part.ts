@@ -126,7 +126,7 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
         threads: deps.threads,
         problemsMs: round(phases.problemsMs),
         mathsMs: round(phases.mathsMs),
-        threadsMs: round(phases.threadsMs ?? 0),
+        threadsMs: round(phases.threadsMs),
         storeMs: round(phases.storeMs),
       },
       'SLA report calculated',
