@@ -22,6 +22,7 @@ import { startProblemStage } from '../problem-stage/problem-stage.js';
 import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { HITS_STREAM, RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { insertGroups } from './insert-groups.js';
+import { insertSpacingMs } from './insert-spacing.js';
 import { createStoreWindow } from './store-window.js';
 import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
 import { type RowTable, unstoredRows } from './unstored-rows.js';
@@ -75,15 +76,6 @@ const BACKLOG_POLL_MS = 20;
  * per message cost a whole turn of the loop each, and under load the worker fell behind.
  */
 const YIELD_MS = 2;
-
-/**
- * In-process, the least time between the starts of two pulls that were not full. Each chDB insert
- * has a fixed cost (about 1.5 ms of the engine's threads, besides its parts to merge): inserting
- * whatever gathered every few milliseconds took a third of a core at 50 000 single-record
- * requests/s, which the requests needed. The answers do not wait for it (they come at the bus
- * log's append); a problem shows at most this much later. A full pull goes on at once.
- */
-const insertSpacingMs = (bus: Bus): number => (bus.kind === 'memory' ? 50 : 0);
 
 /** Retry delay after a failed insert: the store is likely down or overloaded. */
 const RETRY_MS = 1000;
@@ -257,16 +249,17 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
   }
 
   const window = createStoreWindow<StoredBatch>(storeAhead(ctx.engines.bus), settle, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
-  const spacingMs = insertSpacingMs(ctx.engines.bus);
   const handler = async (batch: BusMessage[]): Promise<void> => {
     const started = Date.now();
+    let records = 0;
     for (const group of insertGroups(batch, MAX_INSERT_BYTES)) {
       const decoded = await decodeAll(group);
       if (decoded.length === 0) continue;
+      for (const d of decoded) records += d.rows.eventCount + d.rows.deadLetterCount;
       await window.admit(store(decoded).then((outcome) => ({ decoded, outcome })));
     }
     // What arrives meanwhile gathers in the bus for the next pull.
-    const wait = started + spacingMs - Date.now();
+    const wait = started + insertSpacingMs(ctx.engines.bus.kind, records) - Date.now();
     if (batch.length < EVENT_WORKER_CONSUMER.maxBatch && wait > 0) await sleep(wait);
   };
   return { handler, drain: () => window.drain() };
