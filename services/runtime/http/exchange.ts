@@ -18,6 +18,7 @@ const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']
 
 import type { Method, Reply, Request, Route } from './route.js';
 import { BOOLEAN_RULE, type Checker, fieldErrors, queryBoolean } from './validate.js';
+import type { RouteTally } from './request-tally.js';
 import { type ResponseState, writeStream, writeWhole } from './write-reply.js';
 
 export interface CompiledRoute {
@@ -32,9 +33,8 @@ export interface CompiledRoute {
   emptyQueryValid: boolean;
   /** Checked query values by query string: clients repeat theirs (a stream key, a page size). */
   checkedQueries: Map<string, Readonly<Record<string, unknown>>>;
-  /** Metric children of this route, by status: labelled once instead of per request. */
-  counters: Map<number, { inc(): void }>;
-  duration: { observe(seconds: number): void };
+  /** This route's metrics, by method (a GET route answers HEAD too): looked up once, not per request. */
+  tallies: Partial<Record<Method, RouteTally>>;
 }
 
 /** What every exchange shares with its server. */

@@ -8,11 +8,12 @@
  * left out. `promtool check metrics` passes on the exposition (test/integration/runtime).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type RequestTallies, registerRequestTallies } from './request-tally.js';
 
 export interface Metrics {
   readonly registry: Registry;
-  readonly httpRequests: Counter<'route' | 'method' | 'status'>;
-  readonly httpDuration: Histogram<'route' | 'method'>;
+  /** Answers and their durations by route (request-tally.ts). */
+  readonly http: RequestTallies;
   readonly busPending: Gauge<'stream'>;
   readonly busConsumerPending: Gauge<'stream' | 'consumer'>;
   readonly busRedeliveries: Counter;
@@ -49,19 +50,7 @@ export function createMetrics(): Metrics {
   let redeliveriesCounted = 0;
   const metrics: Metrics = {
     registry,
-    httpRequests: new Counter({
-      name: 'ops_http_requests_total',
-      help: 'HTTP requests answered, by route name, method and status code',
-      labelNames: ['route', 'method', 'status'],
-      registers: [registry],
-    }),
-    httpDuration: new Histogram({
-      name: 'ops_http_request_duration_seconds',
-      help: 'Time from request to the end of the answer',
-      labelNames: ['route', 'method'],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: [registry],
-    }),
+    http: registerRequestTallies(registry, [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
     busPending: new Gauge({
       name: 'ops_bus_pending_messages',
       help: 'Messages stored on the bus and not yet acknowledged, by stream (bus lag)',

@@ -64,15 +64,8 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
     logger,
     maxBodyBytes: config.maxBodyBytes,
     record(compiled, method, status, seconds) {
-      if (compiled) {
-        let counter = compiled.counters.get(status);
-        if (!counter) compiled.counters.set(status, (counter = metrics.httpRequests.labels({ route: compiled.route.name, method, status: String(status) })));
-        counter.inc();
-        compiled.duration.observe(seconds);
-      } else {
-        metrics.httpRequests.inc({ route: 'unmatched', method, status: String(status) });
-        metrics.httpDuration.observe({ route: 'unmatched', method }, seconds);
-      }
+      if (compiled) (compiled.tallies[method] ??= metrics.http.of(compiled.route.name, method)).record(status, seconds);
+      else metrics.http.of('unmatched', method).record(status, seconds);
     },
     finished() {
       inFlight -= 1;
@@ -112,8 +105,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
           booleanParams: booleanProperties(route.schema.query),
           emptyQueryValid: false,
           checkedQueries: new Map(),
-          counters: new Map(),
-          duration: metrics.httpDuration.labels({ route: route.name, method: route.method }),
+          tallies: {},
         };
         compiled.emptyQueryValid = !compiled.queryChecker || compiled.queryChecker.Check(compiled.queryChecker.Convert({}));
         registered.push(route);
