@@ -34,11 +34,24 @@ export async function handOver(deps: ReceiverDeps, streamId: number, receivedAt:
   if (tooLarge !== undefined) {
     throw fail('ingest.larger_than_bus_message', { what, bytes: tooLarge - PART_HEADER_BYTES, limit: deps.maxMessageBytes });
   }
+  if (parts.length === 1) {
+    // The common case, a request whose records fit one message, without allSettled's bookkeeping.
+    try {
+      await deps.batcher.add(streamId, parts[0]!, sizes[0]!);
+    } catch (error) {
+      throw refusal(error, what, '');
+    }
+    return;
+  }
   const added = await Promise.allSettled(parts.map((part, i) => deps.batcher.add(streamId, part, sizes[i]!)));
   const failed = added.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (!failed) return;
   const partly = added.some((r) => r.status === 'fulfilled') ? ` (some ${what}s of this request were stored: it went in several messages)` : '';
-  const error: unknown = failed.reason;
-  if (error instanceof BusUnavailableError) throw failLater('ingest.bus_unavailable', error.retryAfterSeconds, { what, reason: error.message, partly });
-  throw error instanceof AppError ? error : failLater('ingest.not_accepted', 1, { what, partly });
+  throw refusal(failed.reason, what, partly);
+}
+
+/** The answer to a part the bus did not take: 503 with Retry-After, or the error it already is. */
+function refusal(error: unknown, what: string, partly: string): AppError {
+  if (error instanceof BusUnavailableError) return failLater('ingest.bus_unavailable', error.retryAfterSeconds, { what, reason: error.message, partly });
+  return error instanceof AppError ? error : failLater('ingest.not_accepted', 1, { what, partly });
 }

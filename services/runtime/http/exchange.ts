@@ -16,7 +16,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../pipelines/records/
 /** Charsets a body may declare: UTF-8, and US-ASCII, which is a part of it. */
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
 
-import type { Method, Reply, Request, Route } from './route.js';
+import type { Method, ReadonlyQuery, Reply, Request, Route } from './route.js';
 import { BOOLEAN_RULE, type Checker, fieldErrors, queryBoolean } from './validate.js';
 import type { RouteTally } from './request-tally.js';
 import { type ResponseState, writeStream, writeWhole } from './write-reply.js';
@@ -33,6 +33,8 @@ export interface CompiledRoute {
   emptyQueryValid: boolean;
   /** Checked query values by query string: clients repeat theirs (a stream key, a page size). */
   checkedQueries: Map<string, Readonly<Record<string, unknown>>>;
+  /** Parsed query strings, for the same reason (a stream key in the query is read on every post). */
+  parsedQueries: Map<string, URLSearchParams>;
   /** This route's metrics, by method (a GET route answers HEAD too): looked up once, not per request. */
   tallies: Partial<Record<Method, RouteTally>>;
 }
@@ -52,6 +54,18 @@ export interface ExchangeContext {
 }
 
 const CHECKED_QUERIES_KEPT = 512;
+
+/** `known` caches the parsed query strings of a route (none for a request no route matched). */
+function parsedQuery(known: Map<string, URLSearchParams> | undefined, queryString: string): URLSearchParams {
+  let parsed = known?.get(queryString);
+  if (parsed) return parsed;
+  parsed = new URLSearchParams(queryString);
+  if (known) {
+    if (known.size >= CHECKED_QUERIES_KEPT) known.clear();
+    known.set(queryString, parsed);
+  }
+  return parsed;
+}
 const NO_QUERY_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_BODY: Buffer = Buffer.alloc(0);
 
@@ -60,7 +74,7 @@ class IncomingRequest implements Request {
   rawBody: Buffer = NO_BODY;
   body: unknown = undefined;
   auth: unknown = undefined;
-  #search: URLSearchParams | undefined;
+  #search: ReadonlyQuery | undefined;
   #log: Logger | undefined;
 
   constructor(
@@ -72,10 +86,11 @@ class IncomingRequest implements Request {
     readonly contentType: string,
     readonly queryString: string,
     private readonly logger: Logger,
+    private readonly knownQueries: Map<string, URLSearchParams> | undefined,
   ) {}
 
-  get query(): URLSearchParams {
-    return (this.#search ??= new URLSearchParams(this.queryString));
+  get query(): ReadonlyQuery {
+    return (this.#search ??= parsedQuery(this.knownQueries, this.queryString));
   }
 
   get log(): Logger {
@@ -101,7 +116,7 @@ export class Exchange implements ResponseState {
     params: Record<string, string>,
   ) {
     const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    this.request = new IncomingRequest(id, method, path, params, headers, contentType, queryString, context.logger);
+    this.request = new IncomingRequest(id, method, path, params, headers, contentType, queryString, context.logger, compiled?.parsedQueries);
     res.onAborted(() => {
       this.aborted = true;
       this.complete(499);

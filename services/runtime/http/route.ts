@@ -43,13 +43,16 @@ export interface RouteSchema {
   responses: Record<number, ResponseSpec>;
 }
 
+export type ReadonlyQuery = Omit<URLSearchParams, 'append' | 'delete' | 'set' | 'sort'>;
+
 export interface Request {
   readonly id: string;
   readonly method: Method;
   readonly path: string;
   /** Path parameters by name, as strings (the handler decides what is a valid id). */
   readonly params: Record<string, string>;
-  readonly query: URLSearchParams;
+  /** The query parameters, parsed once per query string and shared by its requests: read-only. */
+  readonly query: ReadonlyQuery;
   /** The query parameters converted to the route's query schema (booleans, numbers), when it has one. */
   readonly queryValues: Readonly<Record<string, unknown>>;
   /** Header values by lower-case name. */

@@ -105,6 +105,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
           booleanParams: booleanProperties(route.schema.query),
           emptyQueryValid: false,
           checkedQueries: new Map(),
+          parsedQueries: new Map(),
           tallies: {},
         };
         compiled.emptyQueryValid = !compiled.queryChecker || compiled.queryChecker.Check(compiled.queryChecker.Convert({}));
