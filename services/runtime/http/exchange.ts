@@ -17,8 +17,8 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../../pipelines/records/
 const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']);
 
 import type { Method, ReadonlyQuery, Reply, Request, Route } from './route.js';
-import { BOOLEAN_RULE, type Checker, fieldErrors, queryBoolean } from './validate.js';
 import type { RouteTally } from './request-tally.js';
+import { BOOLEAN_RULE, type Checker, fieldErrors, queryBoolean } from './validate.js';
 import { type ResponseState, writeStream, writeWhole } from './write-reply.js';
 
 export interface CompiledRoute {
@@ -54,6 +54,8 @@ export interface ExchangeContext {
 }
 
 const CHECKED_QUERIES_KEPT = 512;
+const NO_QUERY_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
+const NO_BODY: Buffer = Buffer.alloc(0);
 
 /** `known` caches the parsed query strings of a route (none for a request no route matched). */
 function parsedQuery(known: Map<string, URLSearchParams> | undefined, queryString: string): URLSearchParams {
@@ -66,8 +68,6 @@ function parsedQuery(known: Map<string, URLSearchParams> | undefined, queryStrin
   }
   return parsed;
 }
-const NO_QUERY_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
-const NO_BODY: Buffer = Buffer.alloc(0);
 
 class IncomingRequest implements Request {
   queryValues = NO_QUERY_VALUES;

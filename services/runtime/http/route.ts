@@ -43,6 +43,7 @@ export interface RouteSchema {
   responses: Record<number, ResponseSpec>;
 }
 
+/** URLSearchParams without the methods that change it. */
 export type ReadonlyQuery = Omit<URLSearchParams, 'append' | 'delete' | 'set' | 'sort'>;
 
 export interface Request {
