@@ -53,20 +53,22 @@ export interface ExchangeContext {
   stopping(): boolean;
 }
 
-const CHECKED_QUERIES_KEPT = 512;
+/** Query strings a route remembers (parsed, checked) before it starts over. */
+const QUERIES_KEPT = 512;
 const NO_QUERY_VALUES: Readonly<Record<string, unknown>> = Object.freeze({});
 const NO_BODY: Buffer = Buffer.alloc(0);
 
-/** `known` caches the parsed query strings of a route (none for a request no route matched). */
-function parsedQuery(known: Map<string, URLSearchParams> | undefined, queryString: string): URLSearchParams {
-  let parsed = known?.get(queryString);
-  if (parsed) return parsed;
-  parsed = new URLSearchParams(queryString);
-  if (known) {
-    if (known.size >= CHECKED_QUERIES_KEPT) known.clear();
-    known.set(queryString, parsed);
+const parseQuery = (queryString: string): URLSearchParams => new URLSearchParams(queryString);
+
+/** What `known` holds for `queryString`, made and kept on first use. */
+function remembered<V>(known: Map<string, V>, queryString: string, make: (queryString: string) => V): V {
+  let value = known.get(queryString);
+  if (value === undefined) {
+    value = make(queryString);
+    if (known.size >= QUERIES_KEPT) known.clear();
+    known.set(queryString, value);
   }
-  return parsed;
+  return value;
 }
 
 class IncomingRequest implements Request {
@@ -90,7 +92,8 @@ class IncomingRequest implements Request {
   ) {}
 
   get query(): ReadonlyQuery {
-    return (this.#search ??= parsedQuery(this.knownQueries, this.queryString));
+    // A request no route matched has no route to remember its query.
+    return (this.#search ??= this.knownQueries ? remembered(this.knownQueries, this.queryString, parseQuery) : parseQuery(this.queryString));
   }
 
   get log(): Logger {
@@ -218,28 +221,24 @@ export class Exchange implements ResponseState {
 
   /** Converts and checks the query; a query string seen before is not checked again. */
   private checkedQuery(compiled: CompiledRoute, checker: Checker): Readonly<Record<string, unknown>> {
-    const key = this.request.queryString;
-    const known = compiled.checkedQueries.get(key);
-    if (known) return known;
-    const raw: Record<string, unknown> = Object.fromEntries(this.request.query);
-    const notBoolean: string[] = [];
-    for (const name of compiled.booleanParams) {
-      if (raw[name] === undefined) continue;
-      const value = queryBoolean(raw[name] as string);
-      if (value === undefined) notBoolean.push(name);
-      else raw[name] = value;
-    }
-    if (notBoolean.length > 0)
-      throw failFields(
-        'http.query_invalid',
-        notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })),
-      );
-    const converted = checker.Convert(raw) as Record<string, unknown>;
-    if (!checker.Check(converted)) throw failFields('http.query_invalid', fieldErrors(checker, converted));
-    if (compiled.checkedQueries.size >= CHECKED_QUERIES_KEPT) compiled.checkedQueries.clear();
-    const frozen = Object.freeze(converted);
-    compiled.checkedQueries.set(key, frozen);
-    return frozen;
+    return remembered(compiled.checkedQueries, this.request.queryString, () => {
+      const raw: Record<string, unknown> = Object.fromEntries(this.request.query);
+      const notBoolean: string[] = [];
+      for (const name of compiled.booleanParams) {
+        if (raw[name] === undefined) continue;
+        const value = queryBoolean(raw[name] as string);
+        if (value === undefined) notBoolean.push(name);
+        else raw[name] = value;
+      }
+      if (notBoolean.length > 0)
+        throw failFields(
+          'http.query_invalid',
+          notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })),
+        );
+      const converted = checker.Convert(raw) as Record<string, unknown>;
+      if (!checker.Check(converted)) throw failFields('http.query_invalid', fieldErrors(checker, converted));
+      return Object.freeze(converted);
+    });
   }
 
   private run(): void {

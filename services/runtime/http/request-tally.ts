@@ -6,18 +6,14 @@
  * (perf, single-record posts). The registry reads a metric through `get()` alone, so the two
  * metrics here are plain objects that give it what its counter and histogram would.
  */
-import type { Counter, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 
-type Labels = Record<string, string | number>;
-interface Sample {
-  labels: Labels;
-  value: number;
-  metricName?: string;
-}
+/** One series' value as the registry reads it from a metric (a histogram's carry their names). */
+type Sample = Awaited<ReturnType<Histogram['get']>>['values'][number];
 
 /** The requests of one route (or of none: `unmatched`) and one method. */
 export class RouteTally {
-  /** Answers by status code, since the start. */
+  /** Answers by status code, since the start (or the registry's last reset). */
   readonly byStatus = new Map<number, number>();
   /** Answers per duration bucket (not cumulative); the last one is over the highest bound. */
   readonly inBucket: Float64Array;
