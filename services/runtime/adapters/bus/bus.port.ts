@@ -99,6 +99,46 @@ export interface BusStats {
 
 export type BatchHandler = (batch: BusMessage[]) => Promise<void>;
 
+/**
+ * A stream every reader reads whole, kept for a while: a live feed with a short memory (e.g. the
+ * problem changes behind Server-Sent Events: every API replica sees every change). Nothing on a
+ * feed is acknowledged, so feeds are not in stats(). Its subjects overlap no stream's.
+ */
+export interface FeedSpec {
+  /** Stream name, e.g. `PROBLEM_CHANGES`. */
+  name: string;
+  /** Subjects the feed captures, e.g. `problems.changes`. */
+  subjects: string[];
+  /** A publish with a message id seen in this window is a duplicate, not stored again (at most maxAgeMs). */
+  duplicateWindowMs: number;
+  /** Messages older than this are dropped (0: no age limit). */
+  maxAgeMs: number;
+  /** Beyond this count the oldest are dropped: a publish is never refused (0: no count limit). */
+  maxMessages: number;
+}
+
+export interface FeedMessage {
+  seq: number;
+  subject: string;
+  data: Uint8Array;
+  /** ms since epoch when stored */
+  storedAt: number;
+}
+
+export interface FeedInfo {
+  /** Names this feed's sequence space: changes when the feed was re-created (in-process: every start), so a sequence from another epoch means nothing. */
+  epoch: string;
+  /** The oldest sequence still held (lastSeq + 1 when empty). */
+  firstSeq: number;
+  /** The newest sequence stored (0 when none ever). */
+  lastSeq: number;
+}
+
+export interface FeedTail {
+  /** Ends delivery: the handler is not called once this has resolved. */
+  stop(): Promise<void>;
+}
+
 export interface Bus {
   readonly kind: 'memory' | 'jetstream';
   /**
@@ -118,7 +158,16 @@ export interface Bus {
   consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer;
   stats(): Promise<BusStats>;
   ping(): Promise<void>;
-  /** Stops every consumer (see BusConsumer.stop) and closes the connection. */
+  /** Creates or updates a feed; idempotent. A publish on its subjects resolves once stored. */
+  ensureFeed(spec: FeedSpec): Promise<void>;
+  feedInfo(name: string): Promise<FeedInfo>;
+  /**
+   * Calls `handler` with every message of the feed from sequence `fromSeq` on (inclusive; those
+   * still held), in order, then with each new one as it is stored, until stop(). Each tail reads
+   * the whole feed for itself. `fromSeq` past lastSeq: only new ones.
+   */
+  tailFeed(name: string, fromSeq: number, handler: (message: FeedMessage) => void): FeedTail;
+  /** Stops every consumer (see BusConsumer.stop) and every feed tail, and closes the connection. */
   close(): Promise<void>;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The bus on NATS JetStream (distributed mode, DESIGN §2). Streams are file-backed, consumers
- * are durable pull consumers (jetstream-consumer.ts). The connection retries forever, so a
- * restarted nats-server is picked up again without restarting the process; meanwhile publish
- * fails fast with BusUnavailableError and the ingress answers 503.
+ * are durable pull consumers (jetstream-consumer.ts); feeds are Limits streams read by ordered
+ * consumers (jetstream-feed.ts). The connection retries forever, so a restarted nats-server is
+ * picked up again without restarting the process; meanwhile publish fails fast with
+ * BusUnavailableError and the ingress answers 503.
  */
 import { connect, DiscardPolicy, ErrorCode, type JetStreamManager, type NatsConnection, NatsError, nanos, RetentionPolicy, StorageType, type StreamConfig } from 'nats';
 import type { Logger } from '../../logger.js';
@@ -13,11 +14,16 @@ import {
   type BusStats,
   BusUnavailableError,
   type ConsumerSpec,
+  type FeedInfo,
+  type FeedMessage,
+  type FeedSpec,
+  type FeedTail,
   type PublishAck,
   type PublishOptions,
   type StreamSpec,
 } from './bus.port.js';
 import { JetStreamConsumer } from './jetstream-consumer.js';
+import { feedStreamConfig, JetStreamFeedTail, jetStreamFeedInfo } from './jetstream-feed.js';
 
 export interface JetStreamBusConfig {
   url: string;
@@ -66,10 +72,26 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
   const js = nc.jetstream({ timeout: API_TIMEOUT_MS });
   const streams = new Map<string, StreamSpec>();
   const consumers = new Set<JetStreamConsumer>();
+  const tails = new Set<JetStreamFeedTail>();
   let redeliveries = 0;
   let closed = false;
 
   const unavailable = (what: string, err: unknown): BusUnavailableError => new BusUnavailableError(`${what}: ${describe(err)}`);
+
+  /** Creates the stream, or updates it when it exists (add refuses a changed configuration). */
+  const upsertStream = async (cfg: Partial<StreamConfig> & { name: string }): Promise<void> => {
+    try {
+      await jsm.streams.add(cfg);
+    } catch (addError) {
+      if (isUnavailable(addError)) throw unavailable(`stream ${cfg.name} not created`, addError);
+      try {
+        await jsm.streams.update(cfg.name, cfg);
+      } catch (err) {
+        if (isUnavailable(err)) throw unavailable(`stream ${cfg.name} not updated`, err);
+        throw new Error(`stream ${cfg.name} cannot be created (${describe(addError)}) nor updated (${describe(err)})`, { cause: err });
+      }
+    }
+  };
 
   return {
     kind: 'jetstream',
@@ -81,7 +103,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
     async ensureStream(spec: StreamSpec): Promise<void> {
       const bounded = spec.maxMessages !== undefined && spec.maxMessages >= 0;
       const boundedBytes = spec.maxBytes !== undefined && spec.maxBytes >= 0;
-      const cfg: Partial<StreamConfig> = {
+      await upsertStream({
         name: spec.name,
         subjects: spec.subjects,
         retention: spec.retention === 'workqueue' ? RetentionPolicy.Workqueue : RetentionPolicy.Limits,
@@ -91,18 +113,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
         max_bytes: boundedBytes ? spec.maxBytes : -1,
         // Refusing the new message is what turns a full stream into backpressure on publish.
         discard: bounded || boundedBytes ? DiscardPolicy.New : DiscardPolicy.Old,
-      };
-      try {
-        await jsm.streams.add(cfg);
-      } catch (addError) {
-        if (isUnavailable(addError)) throw unavailable(`stream ${spec.name} not created`, addError);
-        try {
-          await jsm.streams.update(spec.name, cfg);
-        } catch (err) {
-          if (isUnavailable(err)) throw unavailable(`stream ${spec.name} not updated`, err);
-          throw new Error(`stream ${spec.name} cannot be created (${describe(addError)}) nor updated (${describe(err)})`, { cause: err });
-        }
-      }
+      });
       streams.set(spec.name, spec);
     },
 
@@ -126,6 +137,31 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
       return { stop: () => consumer.stop() };
     },
 
+    async ensureFeed(spec: FeedSpec): Promise<void> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      await upsertStream(feedStreamConfig(spec));
+    },
+
+    async feedInfo(name: string): Promise<FeedInfo> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      try {
+        return await jetStreamFeedInfo(jsm, name);
+      } catch (err) {
+        if (isUnavailable(err)) throw unavailable(`feed ${name} unavailable`, err);
+        throw err;
+      }
+    },
+
+    /** A feed another process created works as well: the tail waits (retrying) until it exists. */
+    tailFeed(name: string, fromSeq: number, handler: (message: FeedMessage) => void): FeedTail {
+      if (closed) throw new Error('bus closed');
+      const tail = new JetStreamFeedTail(name, fromSeq, handler, { js, jsm, logger, connected: () => connected });
+      tails.add(tail);
+      void tail.finished.then(() => tails.delete(tail));
+      return { stop: () => tail.stop() };
+    },
+
+    // Feeds are left out (only the streams of ensureStream): nothing on them is acknowledged.
     async stats(): Promise<BusStats> {
       const pending: Record<string, number> = {};
       const consumers: BusStats['consumers'] = [];
@@ -167,7 +203,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      await Promise.all([...consumers].map((c) => c.stop()));
+      await Promise.all([...consumers, ...tails].map((c) => c.stop()));
       await closeConnection(nc, logger);
     },
   };

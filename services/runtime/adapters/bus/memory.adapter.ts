@@ -5,7 +5,8 @@
  * so an embedded ingress, too, answers 200 only for records already stored downstream. Streams
  * declared `logged` are the exception when the bus has a log directory: their messages are
  * written to disk (memory-log.ts), publish resolves once they are, and a restart delivers again
- * whatever was not acked.
+ * whatever was not acked. Feeds (memory-feed.ts) live in memory only: a publish on one resolves
+ * once it is stored, and a restart starts them empty, under a new epoch.
  */
 import type { Logger } from '../../logger.js';
 import {
@@ -15,11 +16,16 @@ import {
   type BusStats,
   BusUnavailableError,
   type ConsumerSpec,
+  type FeedInfo,
+  type FeedMessage,
+  type FeedSpec,
+  type FeedTail,
   type PublishAck,
   type PublishOptions,
   type StreamSpec,
 } from './bus.port.js';
 import type { Delivery, MemoryDurable, Pull } from './memory-durable.js';
+import { MemoryFeed } from './memory-feed.js';
 import { openMemoryBusLog } from './memory-log.js';
 import { MemoryStream, type StreamEntry } from './memory-stream.js';
 import { subjectMatches, subjectsOverlap } from './subject-match.js';
@@ -33,6 +39,7 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
   const logger = deps.logger.child({ component: 'bus', bus: 'memory' });
   const log = config.logPath === undefined ? undefined : openMemoryBusLog(config.logPath, (err) => logger.error({ err }, 'removing an acked message from the bus log failed'));
   const streams = new Map<string, MemoryStream>();
+  const feeds = new Map<string, MemoryFeed>();
   const workers = new Set<MemoryWorker>();
   let redeliveries = 0;
   let closed = false;
@@ -46,6 +53,29 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
     for (const s of streams.values()) if (s.spec.subjects.some((p) => subjectMatches(p, subject))) return s;
     return undefined;
   };
+  const feedFor = (subject: string): MemoryFeed | undefined => {
+    for (const f of feeds.values()) if (f.spec.subjects.some((p) => subjectMatches(p, subject))) return f;
+    return undefined;
+  };
+  /** Streams and feeds share one subject space and one name space, as on JetStream. */
+  const checkSubjects = (kind: 'stream' | 'feed', name: string, subjects: string[]): void => {
+    const streamSpecs = [...streams.values()].map((s) => ({ kind: 'stream', spec: s.spec }));
+    const feedSpecs = [...feeds.values()].map((f) => ({ kind: 'feed', spec: f.spec }));
+    for (const other of [...streamSpecs, ...feedSpecs]) {
+      if (other.spec.name === name) {
+        if (other.kind !== kind) throw new Error(`${kind} ${name}: a ${other.kind} of that name exists`);
+        continue;
+      }
+      const clash = subjects.find((a) => other.spec.subjects.some((b) => subjectsOverlap(a, b)));
+      if (clash) throw new Error(`subjects of ${kind} ${name} overlap with ${other.kind} ${other.spec.name} (${clash})`);
+    }
+  };
+  const feedNamed = (name: string): MemoryFeed => {
+    const feed = feeds.get(name);
+    if (!feed) throw new Error(`feed ${name} not found: ensureFeed first`);
+    return feed;
+  };
+  const handlerFailed = (err: unknown, feed: string, seq: number): void => logger.error({ err, feed, seq }, 'feed handler failed');
 
   return {
     kind: 'memory',
@@ -53,11 +83,7 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
 
     async ensureStream(spec: StreamSpec): Promise<void> {
       if (closed) throw new BusUnavailableError('bus closed');
-      for (const other of streams.values()) {
-        if (other.name === spec.name) continue;
-        const clash = spec.subjects.find((a) => other.spec.subjects.some((b) => subjectsOverlap(a, b)));
-        if (clash) throw new Error(`subjects of stream ${spec.name} overlap with stream ${other.name} (${clash})`);
-      }
+      checkSubjects('stream', spec.name, spec.subjects);
       const existing = streams.get(spec.name);
       if (!existing) streams.set(spec.name, new MemoryStream({ ...spec }, events, log));
       else if (existing.spec.retention !== spec.retention) {
@@ -67,6 +93,8 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
 
     async publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck> {
       if (closed) throw new BusUnavailableError('bus closed');
+      const feed = feedFor(subject);
+      if (feed) return feed.publish(subject, data, options.msgId);
       const stream = streamFor(subject);
       if (!stream) throw new BusUnavailableError(`no stream captures subject ${subject}`);
       if (stream.logged) {
@@ -90,6 +118,25 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
       return { stop: () => worker.stop() };
     },
 
+    async ensureFeed(spec: FeedSpec): Promise<void> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      checkSubjects('feed', spec.name, spec.subjects);
+      const existing = feeds.get(spec.name);
+      if (existing) existing.spec = { ...spec };
+      else feeds.set(spec.name, new MemoryFeed({ ...spec }, handlerFailed));
+    },
+
+    async feedInfo(name: string): Promise<FeedInfo> {
+      if (closed) throw new BusUnavailableError('bus closed');
+      return feedNamed(name).info();
+    },
+
+    tailFeed(name: string, fromSeq: number, handler: (message: FeedMessage) => void): FeedTail {
+      if (closed) throw new Error('bus closed');
+      return feedNamed(name).tail(fromSeq, handler);
+    },
+
+    // Feeds are left out: nothing on them is acknowledged, so nothing is pending.
     async stats(): Promise<BusStats> {
       const pending: Record<string, number> = {};
       const consumers: BusStats['consumers'] = [];
@@ -110,8 +157,10 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
       const stopping = [...workers].map((w) => w.stop());
       // Fail waiting publishes first: a handler awaiting one of them must not block its own stop.
       for (const s of streams.values()) s.close();
+      for (const f of feeds.values()) f.close();
       await Promise.all(stopping);
       streams.clear();
+      feeds.clear();
       await log?.close();
     },
   };
