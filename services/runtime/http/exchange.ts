@@ -51,6 +51,8 @@ export interface ExchangeContext {
   allowedMethods(path: string): Method[];
   /** The listener is closed: requests still arriving on open connections are turned away. */
   stopping(): boolean;
+  /** Registers how to end a live stream when the server stops; returns how to unregister it. */
+  holdLive(stop: () => void): () => void;
 }
 
 /** Query strings a route remembers (parsed, checked) before it starts over. */
@@ -104,6 +106,7 @@ class IncomingRequest implements Request {
 export class Exchange implements ResponseState {
   aborted = false;
   done = false;
+  stopStream?: () => void;
   private readonly started = performance.now();
   private readonly request: IncomingRequest;
 
@@ -122,6 +125,7 @@ export class Exchange implements ResponseState {
     this.request = new IncomingRequest(id, method, path, params, headers, contentType, queryString, context.logger, compiled?.parsedQueries);
     res.onAborted(() => {
       this.aborted = true;
+      this.stopStream?.();
       this.complete(499);
     });
   }
@@ -258,7 +262,7 @@ export class Exchange implements ResponseState {
   private send(reply: Reply, closeConnection = false): void {
     const head = this.request.method === 'HEAD';
     if (reply.stream && !head) {
-      writeStream(this.res, this, reply as Reply & { stream: AsyncIterable<Uint8Array | string> }, this.request.id).then(
+      writeStream(this.res, this, reply as Reply & { stream: AsyncIterable<Uint8Array | string> }, this.request.id, this.context.holdLive).then(
         () => this.complete(reply.status),
         (err: unknown) => this.failedWriting(err, reply.status),
       );

@@ -75,6 +75,11 @@ export interface Reply {
   body?: unknown;
   /** A large body, written chunk by chunk with backpressure. */
   stream?: AsyncIterable<Uint8Array | string>;
+  /**
+   * The stream has no end of its own (Server-Sent Events): it is ended when the server stops
+   * taking requests, rather than waited for.
+   */
+  live?: boolean;
 }
 
 export interface Route {

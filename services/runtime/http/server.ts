@@ -57,6 +57,8 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
   let inFlight = 0;
   let stopping = false;
   let drainWaiters: Array<() => void> = [];
+  /** How to end each live stream (SSE) being written: at stop they end instead of being waited for. */
+  const live = new Set<() => void>();
   let sequence = 0;
   const idPrefix = `${process.pid.toString(36)}-`;
 
@@ -76,6 +78,11 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
     },
     allowedMethods: (path) => registered.filter((r) => matchPath(r.path, path)).flatMap(methodsOf),
     stopping: () => stopping,
+    holdLive(stop) {
+      if (stopping) queueMicrotask(stop);
+      live.add(stop);
+      return () => live.delete(stop);
+    },
   };
 
   function serve(res: HttpResponse, req: HttpRequest, compiled: CompiledRoute | undefined, method: Method, params: Record<string, string>): void {
@@ -134,6 +141,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
       stopping = true;
       if (listenSocket) us_listen_socket_close(listenSocket);
       listenSocket = undefined;
+      for (const stop of live) stop();
     },
     drain(timeoutMs) {
       if (inFlight === 0) return Promise.resolve(true);

@@ -5,6 +5,8 @@ import type { Reply } from './route.js';
 export interface ResponseState {
   aborted: boolean;
   done: boolean;
+  /** Set while a streamed reply is written: ends its stream (the client went away). */
+  stopStream?: () => void;
 }
 
 const statusLines = new Map<number, string>();
@@ -49,21 +51,41 @@ export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply
   });
 }
 
-/** Writes a streamed reply (`reply.stream`) chunk by chunk, waiting when the socket is full. */
-export async function writeStream(res: HttpResponse, state: ResponseState, reply: Reply & { stream: AsyncIterable<Uint8Array | string> }, requestId: string): Promise<void> {
+/**
+ * Writes a streamed reply (`reply.stream`) chunk by chunk, waiting when the socket is full. The
+ * stream is ended (its iterator's `return`) when the client goes away, and, for a `live` reply,
+ * when the server stops (`hold` registers how to end it, and returns how to unregister).
+ */
+export async function writeStream(
+  res: HttpResponse,
+  state: ResponseState,
+  reply: Reply & { stream: AsyncIterable<Uint8Array | string> },
+  requestId: string,
+  hold?: (stop: () => void) => () => void,
+): Promise<void> {
   if (state.aborted) return;
   res.cork(() => writeHead(res, reply, requestId, 'application/octet-stream'));
-  for await (const chunk of reply.stream) {
-    if (state.aborted) return;
-    let ok = true;
-    res.cork(() => (ok = res.write(chunk)));
-    if (!ok)
-      await new Promise<void>((resolve) =>
-        res.onWritable(() => {
-          resolve();
-          return true;
-        }),
-      );
+  const iterator = reply.stream[Symbol.asyncIterator]();
+  const stop = (): void => void iterator.return?.()?.catch(() => undefined);
+  state.stopStream = stop;
+  const release = reply.live ? hold?.(stop) : undefined;
+  try {
+    for (;;) {
+      const { value: chunk, done } = await iterator.next();
+      if (done || state.aborted) break;
+      let ok = true;
+      res.cork(() => (ok = res.write(chunk)));
+      if (!ok)
+        await new Promise<void>((resolve) =>
+          res.onWritable(() => {
+            resolve();
+            return true;
+          }),
+        );
+    }
+  } finally {
+    release?.();
+    state.stopStream = undefined;
   }
   if (!state.aborted) res.cork(() => res.end());
 }
