@@ -3,10 +3,8 @@ import Type from 'typebox';
 
 export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 /** ISO 8601 date-time with an explicit offset (Z or ±hh:mm). */
-export const DateTime = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$',
-  description: 'ISO 8601 date-time with offset',
-});
+export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$';
+export const DateTime = Type.String({ pattern: DATE_TIME_PATTERN, description: 'ISO 8601 date-time with offset' });
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
 
 /**

@@ -7,6 +7,7 @@ export const PlatformRight = Type.Union([
   Type.Literal('base-system.rsm-maintenance.read'),
   Type.Literal('base-system.rsm-maintenance.write'),
   Type.Literal('base-system.sla.read'),
+  Type.Literal('base-system.streams.read'),
 ]);
 
 export const User = Type.Object({

@@ -7,6 +7,7 @@
  * is written and read only by the platform's own processes. A key as an earlier version wrote
  * it (its hits as objects) is still read.
  */
+import type { ProblemAction } from './problem-actions.js';
 import type { Hit, IncidentRef, PriorityNumber } from './problem-timeline.js';
 import type { KeyedHit } from './trigger-match.js';
 
@@ -26,6 +27,8 @@ export interface KeyHits {
 export interface HitsEnvelope {
   keys: KeyHits[];
   closes: KeyClose[];
+  /** Operators' actions on the keys' problems (issue #30); absent in messages of hits. */
+  actions?: ProblemAction[];
   /** When the message was published (ms): the problem stage's lag is measured from it. */
   sentAt?: number;
 }
@@ -71,7 +74,9 @@ function keyOf(wire: WireKey | EarlierWireKey): KeyHits {
 const headOf = (sentAt: number | undefined): string => (sentAt === undefined ? '{"keys":[' : `{"sentAt":${sentAt},"keys":[`);
 
 export const encodeHits = (envelope: HitsEnvelope): Uint8Array =>
-  Buffer.from(`${headOf(envelope.sentAt)}${envelope.keys.map(wireKey).join(',')}],"closes":${JSON.stringify(envelope.closes)}}`);
+  Buffer.from(
+    `${headOf(envelope.sentAt)}${envelope.keys.map(wireKey).join(',')}],"closes":${JSON.stringify(envelope.closes)}${envelope.actions ? `,"actions":${JSON.stringify(envelope.actions)}` : ''}}`,
+  );
 
 /** The hits grouped by key, each key's in the order given; keys in the order they first appear. */
 export function byKey(hits: readonly KeyedHit[]): KeyHits[] {
@@ -131,11 +136,13 @@ export function decodeHits(data: Uint8Array): HitsEnvelope {
   const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as {
     keys?: Array<WireKey | EarlierWireKey>;
     closes?: KeyClose[];
+    actions?: ProblemAction[];
     sentAt?: number;
   };
   return {
     keys: (parsed.keys ?? []).map(keyOf),
     closes: parsed.closes ?? [],
+    ...(parsed.actions ? { actions: parsed.actions } : {}),
     ...(typeof parsed.sentAt === 'number' ? { sentAt: parsed.sentAt } : {}),
   };
 }

@@ -5,6 +5,7 @@
  * open/closed summary changed (the only thing the control plane hears of). A hit already placed
  * changes nothing, so a redelivered batch is harmless.
  */
+import { type ActionVerdict, manualResolveHitId, needsOpen, NO_NOTES, type ProblemAction, type ProblemNotes, REMEMBERED_ACTIONS } from './problem-actions.js';
 import { DEFAULT_LIMITS, emptyTimeline, type Hit, type KeyTimeline, type ProblemSpan, placeHits, problemsOf, type TimelineLimits } from './problem-timeline.js';
 
 export interface InfluenceFacts {
@@ -31,12 +32,18 @@ export interface KeyState extends KeyTimeline {
   folded: ProblemSpan[];
   /** Problems the last change showed never existed (re-ordered away): written as deleted. */
   removedIds: string[];
+  /** Acknowledgements and comment counts of the problems the key holds (absent: none). */
+  notes?: Record<string, ProblemNotes>;
+  /** The last actions taken (absent: none), so a redelivered one changes nothing. */
+  actionIds?: string[];
 }
 
 export interface KeyInput {
   hits: Hit[];
   /** The key's CI or trigger is gone: its open problem ends at this instant (after its last hit). */
   closeAt?: number;
+  /** Operators' actions on the key's problems, applied after the hits and the close, in order. */
+  actions?: readonly ProblemAction[];
 }
 
 export interface KeyOutcome {
@@ -46,6 +53,15 @@ export interface KeyOutcome {
   tooLate: number;
   /** The key's summary (open or not) changed, or the key is new. */
   transition: boolean;
+  /** One per action of the input, redelivered ones included (taken, or why not). */
+  verdicts: ActionVerdict[];
+  /** Problems whose notes the actions changed: their rows must be written. */
+  touched: string[];
+  /**
+   * Comments on problems the key no longer holds (closed and folded out of its window): taken,
+   * and left to the caller to count on the problems' stored rows.
+   */
+  outside: ProblemAction[];
 }
 
 const NO_FACTS: TriggerFacts = { name: '', influence: { value: 0, maxInfluence: false }, tags: [] };
@@ -71,7 +87,17 @@ function place(before: KeyState | undefined, triggerId: number, ciId: number, hi
     folded: placed.problems.filter((p) => !kept.has(p.id)),
     removedIds: placed.removedIds,
   };
-  return { state, placed };
+  return { state: withKept(state, before), placed };
+}
+
+/** `state` with the notes and action ids of `before` that still matter: of problems it holds or just folded. */
+function withKept(state: KeyState, before: KeyState | undefined): KeyState {
+  if (before?.actionIds) state.actionIds = before.actionIds;
+  if (!before?.notes) return state;
+  const held = new Set([...problemsOf(state, state.triggerId, state.ciId), ...state.folded].map((p) => p.id));
+  const notes = Object.fromEntries(Object.entries(before.notes).filter(([id]) => held.has(id)));
+  if (Object.keys(notes).length > 0) state.notes = notes;
+  return state;
 }
 
 /** Folds a second change into the first: the rows must show what both did. */
@@ -85,8 +111,8 @@ function merge(first: KeyState, second: KeyState): KeyState {
 }
 
 /**
- * Places the hits, then the close. `facts` is the trigger as the platform knows it now
- * (undefined once deleted: the key keeps what it knew).
+ * Places the hits, then the close, then the actions. `facts` is the trigger as the platform knows
+ * it now (undefined once deleted: the key keeps what it knew).
  */
 export function applyToKey(
   before: KeyState | undefined,
@@ -109,8 +135,67 @@ export function applyToKey(
     const byClose = place(current, triggerId, ciId, [resolve], known, UNLIMITED);
     if (byClose.state) state = state ? merge(state, byClose.state) : byClose.state;
   }
+  // Built on the state the hits and the close left, which it then replaces.
+  const acted = applyActions(state, before, input.actions ?? [], known);
+  if (acted.state) state = acted.state;
   const transition = state !== undefined && (before === undefined || (before.open === null) !== (state.open === null));
-  return { state, placed: byHits.placed.added, tooLate: byHits.placed.tooLate, transition };
+  return { state, placed: byHits.placed.added, tooLate: byHits.placed.tooLate, transition, verdicts: acted.verdicts, touched: acted.touched, outside: acted.outside };
+}
+
+/**
+ * The actions, in order, on the key as it stands. Only an open problem of the key takes an
+ * acknowledgement or a resolve; a comment goes to any problem (one the key no longer holds is
+ * handed back in `outside`). An action the key took before (a redelivery) is answered as taken
+ * and changes nothing.
+ */
+function applyActions(changed: KeyState | undefined, before: KeyState | undefined, actions: readonly ProblemAction[], facts: TriggerFacts) {
+  const verdicts: KeyOutcome['verdicts'] = [];
+  const touched = new Set<string>();
+  const outside: ProblemAction[] = [];
+  let state = changed;
+  /** The state a change builds on: the one changed so far, or `before` with its last change's lists emptied. */
+  const base = (current: KeyState): KeyState => state ?? { ...current, folded: [], removedIds: [] };
+  for (const action of actions) {
+    const current = state ?? before;
+    const taken = { actionId: action.id, problemId: action.problemId };
+    if (current?.actionIds?.includes(action.id) || current?.hits.some((h) => h.id === manualResolveHitId(action.id))) {
+      verdicts.push(taken);
+      continue;
+    }
+    const span = current && problemsOf(current, current.triggerId, current.ciId).find((p) => p.id === action.problemId);
+    if (needsOpen(action.kind) && (!span || span.end !== null)) {
+      verdicts.push({ ...taken, refused: 'problem.closed' });
+      continue;
+    }
+    verdicts.push(taken);
+    if (!current || !span) {
+      outside.push(action);
+      if (current) state = remembered(base(current), action.id);
+      continue;
+    }
+    let next = base(current);
+    if (action.kind === 'resolve') {
+      // After the last hit, as a close: the problem ends now, or just after its last record.
+      const hit: Hit = { id: manualResolveHitId(action.id), ts: Math.max(action.at, span.lastEventAt + 1), resolve: true, priority: span.priority, incidents: [] };
+      const resolved = place(next, next.triggerId, next.ciId, [hit], facts, UNLIMITED).state;
+      if (resolved) next = merge(next, resolved);
+    } else {
+      const notes = { ...(next.notes ?? {}) };
+      const was = notes[span.id] ?? NO_NOTES;
+      if (action.kind === 'acknowledge') notes[span.id] = { ...was, ack: { by: action.by.id, byName: action.by.name, at: action.at, comment: action.text ?? null } };
+      else if (action.kind === 'unacknowledge') notes[span.id] = { ...was, ack: null };
+      else notes[span.id] = { ...was, comments: was.comments + 1 };
+      next = { ...next, notes };
+    }
+    state = remembered(next, action.id);
+    touched.add(span.id);
+  }
+  return { state, verdicts, touched: [...touched], outside };
+}
+
+/** `state` remembering that it took `actionId` (the last REMEMBERED_ACTIONS of them). */
+function remembered(state: KeyState, actionId: string): KeyState {
+  return { ...state, actionIds: [...(state.actionIds ?? []), actionId].slice(-REMEMBERED_ACTIONS) };
 }
 
 /** Every problem the key's last change may have touched: the folded ones and the window's. */

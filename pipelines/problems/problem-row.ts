@@ -3,6 +3,7 @@
  * platform knows of its trigger and CI. Pure: maintenance coverage is asked through a function.
  */
 import { clickhouseDateTime } from '../records/timestamps.js';
+import { NO_NOTES, type ProblemNotes } from './problem-actions.js';
 import type { IncidentRef, ProblemSpan } from './problem-timeline.js';
 
 export interface ProblemRow {
@@ -19,6 +20,9 @@ export interface ProblemRow {
   influence_value: number;
   influence_max: number;
   with_maintenance: number;
+  /** JSON of the acknowledgement ({by, byName, at, comment}, `at` ISO), '' when none. */
+  acknowledged: string;
+  comments_count: number;
   version: number;
   is_deleted: number;
 }
@@ -33,6 +37,14 @@ export interface RowContext {
   /** True when a maintenance mode covered the CI during [start, end) (end: now for open problems). */
   underMaintenance: (start: number, end: number) => boolean;
   now: number;
+  /** What operators noted on the problem (acknowledgement, comments). */
+  notesOf?: (problemId: string) => ProblemNotes | undefined;
+}
+
+/** The `acknowledged` column of a problem's notes. */
+export function acknowledgedText(notes: ProblemNotes): string {
+  const ack = notes.ack;
+  return ack ? JSON.stringify({ by: ack.by, byName: ack.byName, at: new Date(ack.at).toISOString(), comment: ack.comment }) : '';
 }
 
 /** Incidents grouped by connector, the shape of spec 2.13. */
@@ -47,6 +59,7 @@ export function incidentGroups(refs: readonly IncidentRef[]) {
 }
 
 export function problemRow(span: ProblemSpan, ctx: RowContext): ProblemRow {
+  const notes = ctx.notesOf?.(span.id) ?? NO_NOTES;
   return {
     id: span.id,
     trigger_id: ctx.triggerId,
@@ -61,6 +74,8 @@ export function problemRow(span: ProblemSpan, ctx: RowContext): ProblemRow {
     influence_value: ctx.influence.value,
     influence_max: ctx.influence.maxInfluence ? 1 : 0,
     with_maintenance: ctx.underMaintenance(span.start, Math.max(span.end ?? ctx.now, span.start + 1)) ? 1 : 0,
+    acknowledged: acknowledgedText(notes),
+    comments_count: notes.comments,
     version: ctx.version,
     is_deleted: 0,
   };
@@ -83,6 +98,8 @@ export function deletedProblemRow(id: string, ctx: RowContext): ProblemRow {
     influence_value: 0,
     influence_max: 0,
     with_maintenance: 0,
+    acknowledged: '',
+    comments_count: 0,
     version: ctx.version,
     is_deleted: 1,
   };

@@ -4,6 +4,8 @@ import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.por
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Authenticator } from './auth.js';
+import type { ProblemFeed } from './problems/problem-feed.js';
+import type { ActionSender } from './problems/send-actions.js';
 import type { LiveSla } from './sla/live-sla.js';
 
 /** What route builders of the API need. */
@@ -19,6 +21,8 @@ export interface ApiDeps {
   logger: Logger;
   /** The live SLA figures of every CI (includeSla). */
   liveSla: LiveSla;
+  /** The problem change feed as this process reads it, and the way to act on problems. */
+  problems: { feed: ProblemFeed; actions: ActionSender };
 }
 
 export const isoNow = (deps: ApiDeps): string => new Date(deps.now()).toISOString();

@@ -19,10 +19,17 @@ import { configItemRoutes } from './cmdb/config-items.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
 import { calendarRoutes } from './maintenance/calendar.routes.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
+import { HITS_STREAM } from '../runtime/bus-streams.js';
+import { createProblemFeed, type ProblemFeed } from './problems/problem-feed.js';
+import { DEFAULT_STREAM_OPTIONS, type ProblemStreamOptions, problemStreamRoutes } from './problems/problem-stream.routes.js';
+import { problemRoutes } from './problems/problems.routes.js';
+import { type ActionSender, createActionSender } from './problems/send-actions.js';
 import { withCatchUp } from './read-after-write.js';
 import { createLiveSla, type LiveSla } from './sla/live-sla.js';
 import { slaReportRoutes } from './sla/sla-reports.routes.js';
 import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
+import type { TailTiming } from './streams/event-tail.js';
+import { streamEventRoutes } from './streams/stream-events.routes.js';
 import { createTokenUsage } from './token-usage.js';
 
 async function bootstrap(ctx: PlatformContext): Promise<void> {
@@ -34,12 +41,13 @@ async function bootstrap(ctx: PlatformContext): Promise<void> {
   }
 }
 
-export function apiRoutes(deps: ApiDeps): Route[] {
+export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
   return [
     ...userRoutes(deps),
     ...workGroupRoutes(deps),
     ...referenceRoutes(deps),
     ...streamRoutes(deps),
+    ...streamEventRoutes(deps, hooks.eventTail),
     ...triggerRoutes(deps),
     ...publicReferenceRoutes(deps),
     ...configItemRoutes(deps),
@@ -48,12 +56,21 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...slaTemplateAdminRoutes(deps),
     ...slaTemplateRoutes(deps),
     ...slaReportRoutes(deps),
+    // The live stream before the problem by id: `/problems/stream` is not an id.
+    ...problemStreamRoutes(deps, { ...DEFAULT_STREAM_OPTIONS, ...hooks.problemStream }),
+    ...problemRoutes(deps),
   ];
 }
 
 export interface ApiHooks {
   /** Hands over the live SLA index once it is loaded (tests read changes when they choose). */
   liveSla?: (live: LiveSla) => void;
+  /** The live event tail's polling and keep-alive (tests tail faster than once a second). */
+  eventTail?: Partial<TailTiming>;
+  /** Hands over the problem feed once it is started, and the sender of actions. */
+  problems?: (problems: { feed: ProblemFeed; actions: ActionSender }) => void;
+  /** The problem stream's keep-alive and slow-client bound (tests use small ones). */
+  problemStream?: Partial<ProblemStreamOptions>;
 }
 
 export function createApiPart(hooks: ApiHooks = {}): Part {
@@ -69,7 +86,16 @@ export function createApiPart(hooks: ApiHooks = {}): Part {
       liveSla.start();
       ctx.lifecycle.onStop('live SLA', () => liveSla.stop());
       hooks.liveSla?.(liveSla);
-      return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics: ctx.engines.analytics, bus: ctx.engines.bus, logger: ctx.logger, liveSla }).map((route) =>
+      const { bus, analytics } = ctx.engines;
+      // Actions travel on the hits' subjects, to the keys' owners.
+      await bus.ensureStream(HITS_STREAM);
+      const feed = createProblemFeed({ bus, analytics, logger: ctx.logger, now });
+      await feed.start();
+      ctx.lifecycle.onStop('problem feed', () => feed.stop());
+      const actions = createActionSender({ bus, feed, partitions: ctx.config.problemPartitions, now });
+      const problems = { feed, actions };
+      hooks.problems?.(problems);
+      return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics, bus, logger: ctx.logger, liveSla, problems }, hooks).map((route) =>
         withCatchUp(route, ctx.controlPlane.catchUp),
       );
     },

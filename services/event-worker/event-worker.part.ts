@@ -20,7 +20,7 @@ import { startCloseSweep } from '../problem-stage/close-sweep.js';
 import { createHitsPublisher, type HitsPublisher, MAX_HITS_MESSAGE_BYTES } from '../problem-stage/hits-publisher.js';
 import { startProblemStage } from '../problem-stage/problem-stage.js';
 import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
-import { HITS_STREAM, RECORDS_STREAM } from '../runtime/bus-streams.js';
+import { HITS_STREAM, PROBLEM_CHANGES_FEED, RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { insertGroups } from './insert-groups.js';
 import { insertSpacingMs } from './insert-spacing.js';
 import { createStoreWindow } from './store-window.js';
@@ -293,6 +293,7 @@ export function createEventWorkerPart(hooks: EventWorkerHooks = {}): Part {
       const { bus } = ctx.engines;
       await bus.ensureStream(RECORDS_STREAM);
       await bus.ensureStream(HITS_STREAM);
+      await bus.ensureFeed(PROBLEM_CHANGES_FEED);
       const stage = startProblemStage(ctx);
       const publisher = createHitsPublisher(bus, ctx.config.problemPartitions, Math.min(MAX_HITS_MESSAGE_BYTES, bus.maxMessageBytes / 2), ctx.now);
       const stopSweep = startCloseSweep({ model: ctx.controlPlane.model, publisher, logger: ctx.logger, now: ctx.now });

@@ -28,6 +28,7 @@ export function rowsOfKey(
     version,
     underMaintenance: (start, end) => maintenanceIntervals(model, state.ciId, start, end).length > 0,
     now,
+    notesOf: (id) => state.notes?.[id],
   };
   const written = new Set(spans.map((s) => s.id));
   const hidden = [...new Set([...state.removedIds, ...gone])].filter((id) => !written.has(id));

@@ -18,22 +18,27 @@
  */
 
 import { performance } from 'node:perf_hooks';
+import { createHash } from 'node:crypto';
 import type { KeyClose } from '../../pipelines/problems/hit-envelope.js';
 import { decodeHits } from '../../pipelines/problems/hit-envelope.js';
 import { applyToKey, changedSpans, type KeyState, spansToWrite, type TriggerFacts } from '../../pipelines/problems/key-state.js';
 import { type PackedKeyState, packKeyState, unpackKeyState } from '../../pipelines/problems/key-state-codec.js';
 import { problemKeyOf } from '../../pipelines/problems/partition.js';
+import { type ActionVerdict, actionRow, type ProblemAction, type ProblemActionRow } from '../../pipelines/problems/problem-actions.js';
+import { encodeChanges, keyChanges, type ProblemChange } from '../../pipelines/problems/problem-changes.js';
 import type { ProblemRow } from '../../pipelines/problems/problem-row.js';
-import type { Hit } from '../../pipelines/problems/problem-timeline.js';
+import { type Hit, type ProblemSpan, problemsOf } from '../../pipelines/problems/problem-timeline.js';
+import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { type KeySummaryRecord, pendingCloseKey, summaryKey } from '../control-plane/problems/problems.types.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { PlatformContext } from '../platform.js';
 import type { Bus, BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
 import type { JournalChange } from '../runtime/adapters/journal/journal.port.js';
 import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
-import { HITS_STREAM, hitsSubject } from '../runtime/bus-streams.js';
+import { HITS_STREAM, hitsSubject, PROBLEM_CHANGES_SUBJECT } from '../runtime/bus-streams.js';
 import { createGroupRunner } from './group-runner.js';
 import { rowsOfKey } from './key-rows.js';
+import { commentedRows } from './stored-comments.js';
 
 /** Past this the partition goes to another worker; long enough for a slow store, short for a takeover. */
 export const HITS_ACK_WAIT_MS = 30_000;
@@ -78,6 +83,7 @@ interface KeyWork {
   ciId: number;
   hits: Hit[];
   closeAt?: number;
+  actions: ProblemAction[];
   /** A message bringing it was delivered before: rewrite what the key stands at. */
   repair: boolean;
 }
@@ -89,7 +95,7 @@ function gather(messages: readonly BusMessage[]): { work: Map<string, KeyWork>; 
   const of = (triggerId: number, ciId: number, repair: boolean): KeyWork => {
     const key = problemKeyOf(triggerId, ciId);
     let w = work.get(key);
-    if (!w) work.set(key, (w = { triggerId, ciId, hits: [], repair }));
+    if (!w) work.set(key, (w = { triggerId, ciId, hits: [], actions: [], repair }));
     w.repair ||= repair;
     return w;
   };
@@ -105,6 +111,7 @@ function gather(messages: readonly BusMessage[]): { work: Map<string, KeyWork>; 
       const w = of(c.triggerId, c.ciId, repair);
       w.closeAt = Math.min(w.closeAt ?? c.at, c.at);
     }
+    for (const a of envelope.actions ?? []) of(a.triggerId, a.ciId, repair).actions.push(a);
   }
   return { work, sentAt };
 }
@@ -122,6 +129,27 @@ const summaryOf = (state: KeyState, version: number): KeySummaryRecord => ({
   influence: state.trigger.influence,
   version,
 });
+
+/** The problems a key holds or just folded, by id (none for a new key). */
+const spansById = (state: KeyState | undefined): Map<string, ProblemSpan> =>
+  new Map(state ? [...state.folded, ...problemsOf(state, state.triggerId, state.ciId)].map((p) => [p.id, p]) : []);
+
+/** The `trigger_hits` rows of the records' hits (0006_problem_lifecycle.sql). */
+function hitRows(work: ReadonlyMap<string, KeyWork>) {
+  const rows: Array<{ trigger_id: number; ci_id: number; ts: string; event_id: string; resolve: number }> = [];
+  for (const w of work.values()) {
+    for (const h of w.hits) rows.push({ trigger_id: w.triggerId, ci_id: w.ciId, ts: clickhouseDateTime(h.ts), event_id: h.id, resolve: h.resolve ? 1 : 0 });
+  }
+  return rows;
+}
+
+/** The change message's id: the same rows at the same versions, and the same answers, are the same message. */
+function changesId(changes: readonly ProblemChange[], verdicts: readonly ActionVerdict[]): string {
+  const hash = createHash('sha256');
+  for (const c of changes) hash.update(`${c.kind}:${c.row.id}@${c.row.version}\n`);
+  for (const v of verdicts) hash.update(`${v.actionId}:${v.refused ?? 'ok'}\n`);
+  return `changes:${hash.digest('hex').slice(0, 32)}`;
+}
 
 export interface ProblemStage {
   stop(): Promise<void>;
@@ -157,23 +185,43 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     const writes: Array<KeyedWrite<PackedKeyState>> = [];
     const next = new Map<string, KeyState>();
     const written = new Map<string, Set<string>>();
+    const feed: ProblemChange[] = [];
+    const verdicts: ActionVerdict[] = [];
+    const actionRows: ProblemActionRow[] = [];
+    const outside: Array<{ action: ProblemAction; version: number | undefined }> = [];
     let placed = 0;
     let tooLate = 0;
     let known = 0;
     for (const [key, w] of work) {
       const found = stored.get(key);
       const before: KeyedRecord<KeyState> | undefined = found && { version: found.version, value: stateOf(found.value) };
-      const outcome = applyToKey(before?.value, w.triggerId, w.ciId, { hits: w.hits, ...(w.closeAt === undefined ? {} : { closeAt: w.closeAt }) }, factsOf(model, w.triggerId));
+      const input = { hits: w.hits, ...(w.closeAt === undefined ? {} : { closeAt: w.closeAt }), ...(w.actions.length > 0 ? { actions: w.actions } : {}) };
+      const outcome = applyToKey(before?.value, w.triggerId, w.ciId, input, factsOf(model, w.triggerId));
       placed += outcome.placed;
       tooLate += outcome.tooLate;
       known += w.hits.length - outcome.placed - outcome.tooLate;
+      verdicts.push(...outcome.verdicts);
+      const taken = new Set(outcome.verdicts.filter((v) => !v.refused).map((v) => v.actionId));
+      for (const a of w.actions) if (taken.has(a.id)) actionRows.push(actionRow(a, clickhouseDateTime));
       const gone = [...(dirty.get(key) ?? [])];
       const rewrite = w.repair || dirty.has(key);
       const state = outcome.state ?? (rewrite ? before?.value : undefined);
-      if (state) {
-        const version = outcome.state ? (before?.version ?? 0) + 1 : before!.version;
-        const spans = rewrite ? spansToWrite(state) : changedSpans(before?.value, state);
-        rows.push(...rowsOfKey(model, state, version, now, spans, gone));
+      const version = outcome.state ? (before?.version ?? 0) + 1 : before?.version;
+      for (const action of outcome.outside) outside.push({ action, version });
+      if (state && version !== undefined) {
+        const touched = new Set(outcome.touched);
+        const changed = rewrite ? spansToWrite(state) : changedSpans(before?.value, state);
+        const spans = [...changed, ...spansToWrite(state).filter((s) => touched.has(s.id) && !changed.includes(s))];
+        const keyRows = rowsOfKey(model, state, version, now, spans, gone);
+        rows.push(...keyRows);
+        feed.push(
+          ...keyChanges(
+            keyRows,
+            spansById(before?.value),
+            spansById(state),
+            w.actions.filter((a) => taken.has(a.id) && touched.has(a.problemId)),
+          ),
+        );
         written.set(key, new Set(spans.map((s) => s.id)));
         if (outcome.transition || rewrite) changes.push({ key: summaryKey(w.triggerId, w.ciId), value: summaryOf(state, version) });
         if (outcome.transition) metrics.problemTransitions.inc();
@@ -185,8 +233,21 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       const pending = model.slices.problems.pendingCloses.get(pendingCloseKey(w.triggerId, w.ciId));
       if (w.closeAt !== undefined && pending && pending.at >= w.closeAt) changes.push({ key: pendingCloseKey(w.triggerId, w.ciId), value: null });
     }
+    const commented = await commentedRows(
+      analytics,
+      outside.map((o) => o.action),
+      (action) => outside.find((o) => o.action === action)?.version,
+    );
+    for (const row of commented) feed.push({ kind: 'commented', row, actionId: outside.find((o) => o.action.problemId === row.id)!.action.id });
+    rows.push(...commented);
+    if (actionRows.length > 0) await analytics.insert('problem_actions', actionRows);
+    const hits = hitRows(work);
+    if (hits.length > 0) await analytics.insert('trigger_hits', hits);
     if (rows.length > 0) await analytics.insert('problems', rows);
     await controlPlane.record(changes);
+    // Before the states: a crash after this publish computes the same message again, which the
+    // bus takes as a duplicate; after them, the redelivery would see nothing new to announce.
+    if (feed.length > 0 || verdicts.length > 0) await bus.publish(PROBLEM_CHANGES_SUBJECT, encodeChanges({ changes: feed, verdicts }), { msgId: changesId(feed, verdicts) });
     const put = writes.length > 0 ? await keyed.put(writes) : ({ ok: true } as const);
     if (put.ok) {
       for (const w of writes) remember(w.key, w.expected + 1, w.value, next.get(w.key)!);

@@ -1,5 +1,5 @@
 /** The bus streams of the platform, declared by whoever publishes or consumes them. */
-import type { StreamSpec } from './adapters/bus/bus.port.js';
+import type { FeedSpec, StreamSpec } from './adapters/bus/bus.port.js';
 
 /**
  * Stream records, one bus message per micro-batch, subject `records.<streamId>`. A work queue:
@@ -54,3 +54,20 @@ export const HITS_STREAM: StreamSpec = {
 };
 
 export const hitsSubject = (partition: number): string => `hits.${partition}`;
+
+/**
+ * The problem change feed (issue #30, DESIGN §11): one message per group the problem stage wrote,
+ * with the problems that changed and its answers to operators' actions. Every API replica reads it
+ * whole (SSE, the open-problem index, the answers its action requests wait for); a client that
+ * reconnects resumes from it within its retention: ten minutes, and at most 100 000 messages (a
+ * message holds one group's changes, so far more changes than that).
+ */
+export const PROBLEM_CHANGES_FEED: FeedSpec = {
+  name: 'PROBLEM_CHANGES',
+  subjects: ['problems.changes'],
+  duplicateWindowMs: 120_000,
+  maxAgeMs: 10 * 60_000,
+  maxMessages: 100_000,
+};
+
+export const PROBLEM_CHANGES_SUBJECT = 'problems.changes';

@@ -170,6 +170,11 @@ export const ERROR_CATALOGUE = {
   'stream.pending_deletion': { kind: 'conflict', message: 'Stream {id} is pending deletion; it can only be deleted' },
   'stream.pattern_invalid': { kind: 'bad-request', message: 'The text parser pattern is not a valid regular expression' },
   'stream.pattern_without_group': { kind: 'bad-request', message: 'The text parser pattern needs at least one named group' },
+  'stream_read.range_reversed': { kind: 'bad-request', message: 'from ({from}) must be before to ({to})' },
+  'stream_read.range_too_long': { kind: 'bad-request', message: 'from and to are more than {days} days apart; read a longer span in several ranges' },
+  'stream_read.filter_invalid': { kind: 'bad-request', message: 'Invalid filter {filter}: {reason}' },
+  'stream_read.filters_too_many': { kind: 'bad-request', message: '{count} filters given; at most {limit} are taken' },
+  'stream_read.cursor_invalid': { kind: 'bad-request', message: 'The cursor is not one this API gave; ask for the first page again without it' },
   'ingest.key_missing': { kind: 'unprocessable', message: 'The stream key is missing: send {how}' },
   'ingest.key_unknown': { kind: 'unprocessable', message: 'The stream key is not declared' },
   'ingest.stream_inactive': { kind: 'unprocessable', message: 'Stream {id} is not active' },
@@ -214,6 +219,17 @@ export const ERROR_CATALOGUE = {
     message: 'The live SLA figures are still being read from the problems of the last 31 days ({reason}); retry shortly, or ask without includeSla',
   },
   'sla_report.expired': { kind: 'gone', message: 'Custom SLA report {id} was created more than a day ago; its results are gone. Order it again.' },
+
+  // Problems and what operators do with them (issue #30).
+  'problem.query_invalid': { kind: 'bad-request', message: 'The list parameter {name} cannot be {value}: {rule}' },
+  'problem.cursor_invalid': { kind: 'bad-request', message: 'The cursor is not one this list gave (or it belongs to another sort): ask for the first page again' },
+  'problem.id_invalid': { kind: 'bad-request', message: 'Invalid problem id: {value}; it is a UUID' },
+  'problem.not_found': { kind: 'not-found', message: 'Problem {id} not found' },
+  'problem.write_forbidden': { kind: 'forbidden', message: 'Insufficient privileges on CI {ciId}: acting on its problems needs the right to change it' },
+  'problem.closed': { kind: 'conflict', message: 'Problem {id} is closed: only an open problem can be acknowledged, unacknowledged or resolved' },
+  'problem.bulk_too_many': { kind: 'bad-request', message: 'The filter matches {matched} open problems; a bulk acknowledgement takes at most {limit}: narrow it' },
+  'problem.action_pending': { kind: 'unavailable', message: 'The action was sent to the problem stage but not confirmed in time; read the problem before sending it again' },
+  'problem.bus_unavailable': { kind: 'unavailable', message: 'The action could not be handed to the problem stage: {reason}' },
 
   // Calendar feeds of maintenance modes (issue #17).
   'calendar_feed.token_missing': { kind: 'unauthorized', message: 'The feedToken query parameter is missing; subscribe with the url given when the feed was created' },

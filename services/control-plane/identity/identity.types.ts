@@ -1,5 +1,11 @@
 /** Records of the identity slice (DESIGN §4), as stored in the journal. */
-export const PLATFORM_RIGHTS = ['base-system.admin', 'base-system.rsm-maintenance.read', 'base-system.rsm-maintenance.write', 'base-system.sla.read'] as const;
+export const PLATFORM_RIGHTS = [
+  'base-system.admin',
+  'base-system.rsm-maintenance.read',
+  'base-system.rsm-maintenance.write',
+  'base-system.sla.read',
+  'base-system.streams.read',
+] as const;
 export type PlatformRight = (typeof PLATFORM_RIGHTS)[number];
 
 export interface UserRecord {

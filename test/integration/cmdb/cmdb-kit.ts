@@ -51,9 +51,9 @@ export class Kit {
   defaultType!: { id: number; name: string; description: string };
   private seq = 0;
 
-  /** Starts the platform (on `dataDir` when given, e.g. to restart on the same data). */
-  async start(dataDir?: string): Promise<void> {
-    this.p = await startTestPlatform({ now: () => this.clock, ...(dataDir ? { dataDir } : {}) });
+  /** Starts the platform (on `dataDir` when given, e.g. to restart on the same data; `options` as startTestPlatform's). */
+  async start(dataDir?: string, options: Omit<Parameters<typeof startTestPlatform>[0] & object, 'now' | 'dataDir'> = {}): Promise<void> {
+    this.p = await startTestPlatform({ ...options, now: () => this.clock, ...(dataDir ? { dataDir } : {}) });
     const me = await this.p.api('GET', `${ADMIN_API}/me`);
     this.admin = { id: me.body.user.id, name: me.body.user.name };
     const types = await this.p.api('GET', `${ADMIN_API}/config-item-types`);

@@ -5,6 +5,11 @@
  * worker and the problem stage work behind it, so `post` then waits until both streams are empty,
  * and the problems the records open are written by then.
  */
+import { createApiPart } from '../../../services/api/api.part.js';
+import type { ProblemFeed } from '../../../services/api/problems/problem-feed.js';
+import type { ActionSender } from '../../../services/api/problems/send-actions.js';
+import { PROBLEM_CHANGES_FEED } from '../../../services/runtime/bus-streams.js';
+import { eventually } from '../../support/bus-recorder.js';
 import { ingestSettled } from '../../support/settled.js';
 import { CIS, Kit } from '../cmdb/cmdb-kit.js';
 
@@ -25,6 +30,15 @@ export interface ProblemRow {
 }
 
 export class ProblemsKit extends Kit {
+  /** The API's reader of the problem change feed, and its sender of actions. */
+  feed!: ProblemFeed;
+  actions!: ActionSender;
+
+  override start(dataDir?: string, options: Parameters<Kit['start']>[1] = {}): Promise<void> {
+    const api = createApiPart({ problems: (p) => ((this.feed = p.feed), (this.actions = p.actions)), problemStream: { keepAliveMs: 200 } });
+    return super.start(dataDir, { ...options, replace: [api, ...(options.replace ?? [])] });
+  }
+
   async stream(): Promise<{ id: number; key: string }> {
     const created = await this.api('POST', '/api/admin/v1/streams', { json: { name: this.uniq('stream') } });
     if (created.status !== 201) throw new Error(`stream: ${created.status} ${created.text}`);
@@ -60,6 +74,13 @@ export class ProblemsKit extends Kit {
   /** Every record posted is stored and every hit placed, its rows and CI summaries written. */
   async problemsSettled(): Promise<void> {
     await ingestSettled(this.p.platform);
+    await this.feedSettled();
+  }
+
+  /** The API has read every change the problem stage published (its open index is current). */
+  async feedSettled(): Promise<void> {
+    const { lastSeq } = await this.p.platform.engines.bus.feedInfo(PROBLEM_CHANGES_FEED.name);
+    await eventually('the API to read the problem changes', async () => this.feed.lastSeq >= lastSeq, 30_000, 5);
   }
 
   async getCi(id: number): Promise<any> {

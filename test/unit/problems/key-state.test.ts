@@ -47,7 +47,9 @@ function stateOf(t: Test, outcome: ReturnType<typeof apply>): KeyState {
   return outcome.state;
 }
 
-const NOTHING = { state: undefined, placed: 0, tooLate: 0, transition: false };
+/** What a step on hits and closes alone answers of actions: none. */
+const NO_ACTIONS = { verdicts: [], touched: [], outside: [] };
+const NOTHING = { state: undefined, placed: 0, tooLate: 0, transition: false, ...NO_ACTIONS };
 
 t.test('hits are placed once per key: the first opens the problem, later ones refresh it', async (t) => {
   const first = apply(undefined, [opening('a', 10), opening('b', 20)], FACTS);
@@ -67,6 +69,7 @@ t.test('hits are placed once per key: the first opens the problem, later ones re
     placed: 2,
     tooLate: 0,
     transition: true,
+    ...NO_ACTIONS,
   });
   const state = stateOf(t, first);
   t.same(apply(state, [opening('a', 10), opening('b', 20)], FACTS), NOTHING, 'a redelivered batch changes nothing');
@@ -135,7 +138,7 @@ t.test('the late window: closed problems folded out are listed once in folded, a
   t.same(s3.state?.open, { id: idOf('b'), start: at(200), end: null, lastEventAt: at(400), priority: 2, incidents: [] });
   t.equal(s3.transition, false);
   const state = stateOf(t, s3);
-  t.same(apply(state, [opening('x', 100)], FACTS, HOUR), { state: undefined, placed: 0, tooLate: 1, transition: false });
+  t.same(apply(state, [opening('x', 100)], FACTS, HOUR), { state: undefined, placed: 0, tooLate: 1, transition: false, ...NO_ACTIONS });
   const mixed = apply(state, [opening('x', 100), opening('y', 410)], FACTS, HOUR);
   t.same([mixed.placed, mixed.tooLate], [1, 1], 'a too-late hit is counted beside the placed ones');
 });
@@ -144,7 +147,7 @@ t.test('the hit cap: hits beyond maxHits are folded, and a hit before the settle
   const capped: TimelineLimits = { lateWindowMs: 24 * 60 * MIN, maxHits: 2 };
   const s = stateOf(t, apply(undefined, [opening('a', 10), opening('b', 20), opening('c', 30)], FACTS, capped));
   t.same([s.settledUntil, s.carry?.id, s.hits.map((h) => h.id)], [at(20), idOf('a'), ['b', 'c']]);
-  t.same(apply(s, [opening('x', 15)], FACTS, capped), { state: undefined, placed: 0, tooLate: 1, transition: false });
+  t.same(apply(s, [opening('x', 15)], FACTS, capped), { state: undefined, placed: 0, tooLate: 1, transition: false, ...NO_ACTIONS });
   const onTheEdge = apply(s, [opening('y', 20)], FACTS, capped);
   t.same([onTheEdge.placed, onTheEdge.tooLate], [1, 0], 'a hit dated at settledUntil is still placed');
 });
@@ -167,6 +170,7 @@ t.test('a close resolves the open problem at closeAt', async (t) => {
     placed: 0,
     tooLate: 0,
     transition: true,
+    ...NO_ACTIONS,
   });
 });
 

@@ -1,0 +1,56 @@
+/**
+ * Which CIs a problem query may return, decided once per request from the control plane: the
+ * CIs asked for (with their descendants), those the caller may see with at least basic-read
+ * (a filter, never a 403), those under maintenance now, and those whose name holds the search.
+ * The SQL read and the in-memory filter then test a problem's CI against these sets.
+ */
+import { modesCovering } from '../../control-plane/maintenance/maintenance-coverage.js';
+import type { PlatformModel } from '../../control-plane/slices.js';
+import type { ProblemFilter } from './problem-filter.js';
+
+export interface ProblemScope {
+  /** The CIs the problems must be on; undefined: any CI (an admin without a CI filter). */
+  cis?: ReadonlySet<number>;
+  /** CIs whose problems are left out (inMaintenance=false: those covered now). */
+  excluded?: ReadonlySet<number>;
+  /** CIs whose name holds the search text (a problem matches by its trigger's name or these). */
+  searchCis?: ReadonlySet<number>;
+  now: number;
+}
+
+/** `visible`: the caller's basic-read test, undefined for an admin. */
+export function resolveScope(model: PlatformModel, filter: ProblemFilter, visible: ((ciId: number) => boolean) | undefined, now: number): ProblemScope {
+  const { cmdb } = model.slices;
+  let cis: Set<number> | undefined;
+  if (filter.configItemIds) {
+    cis = new Set<number>();
+    for (const id of filter.configItemIds) {
+      cis.add(id);
+      if (filter.withDescendants && cmdb.cis.has(id)) for (const d of cmdb.descendants(id)) cis.add(d);
+    }
+  }
+  if (visible) {
+    if (cis) {
+      for (const id of cis) if (!visible(id)) cis.delete(id);
+    } else {
+      cis = new Set<number>();
+      for (const id of cmdb.cis.keys()) if (visible(id)) cis.add(id);
+    }
+  }
+  const scope: ProblemScope = { now };
+  if (filter.inMaintenance !== undefined) {
+    const covered = new Set<number>();
+    for (const id of cis ?? cmdb.cis.keys()) if (modesCovering(model, id, now).length > 0) covered.add(id);
+    if (filter.inMaintenance) cis = covered;
+    else scope.excluded = covered;
+  }
+  if (cis) scope.cis = cis;
+  if (filter.search !== undefined) {
+    const searchCis = new Set<number>();
+    for (const ci of cis ? [...cis].map((id) => cmdb.cis.get(id)).filter((c) => c !== undefined) : cmdb.cis.values()) {
+      if (ci.name.toLowerCase().includes(filter.search)) searchCis.add(ci.id);
+    }
+    scope.searchCis = searchCis;
+  }
+  return scope;
+}
