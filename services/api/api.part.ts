@@ -58,7 +58,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...slaReportRoutes(deps),
     // The live stream before the problem by id: `/problems/stream` is not an id.
     ...problemStreamRoutes(deps, { ...DEFAULT_STREAM_OPTIONS, ...hooks.problemStream }),
-    ...problemRoutes(deps),
+    ...problemRoutes(deps, hooks.problemActions?.bulkLimit),
   ];
 }
 
@@ -71,6 +71,8 @@ export interface ApiHooks {
   problems?: (problems: { feed: ProblemFeed; actions: ActionSender }) => void;
   /** The problem stream's keep-alive and slow-client bound (tests use small ones). */
   problemStream?: Partial<ProblemStreamOptions>;
+  /** How long an action waits for the problem stage, and the bulk acknowledgement's bound (tests use small ones). */
+  problemActions?: { waitMs?: number; bulkLimit?: number };
 }
 
 export function createApiPart(hooks: ApiHooks = {}): Part {
@@ -92,7 +94,8 @@ export function createApiPart(hooks: ApiHooks = {}): Part {
       const feed = createProblemFeed({ bus, analytics, logger: ctx.logger, now });
       await feed.start();
       ctx.lifecycle.onStop('problem feed', () => feed.stop());
-      const actions = createActionSender({ bus, feed, partitions: ctx.config.problemPartitions, now });
+      const waitMs = hooks.problemActions?.waitMs;
+      const actions = createActionSender({ bus, feed, partitions: ctx.config.problemPartitions, now, ...(waitMs === undefined ? {} : { waitMs }) });
       const problems = { feed, actions };
       hooks.problems?.(problems);
       return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics, bus, logger: ctx.logger, liveSla, problems }, hooks).map((route) =>

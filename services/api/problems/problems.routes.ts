@@ -26,7 +26,7 @@ import {
   ResolveBody,
   resolveExample,
 } from '../../../schemas/problems.schema.js';
-import { canBasicRead, canWrite, levelOn } from '../../control-plane/rights/ci-rights.js';
+import { canBasicRead, canWrite, Level, levelOn } from '../../control-plane/rights/ci-rights.js';
 import { fail } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
@@ -43,7 +43,8 @@ export const PROBLEMS = '/api/public/sm/v1/problems';
 /** At most this many problems in one bulk acknowledgement. */
 export const BULK_LIMIT = 10_000;
 
-export function problemRoutes(deps: ApiDeps): Route[] {
+/** `bulkLimit`: the most problems one bulk acknowledgement takes (tests use a small one). */
+export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
   const model = deps.controlPlane.model;
   const { feed, actions } = deps.problems;
   const visibleTo = createVisibility(model);
@@ -51,11 +52,14 @@ export function problemRoutes(deps: ApiDeps): Route[] {
   const Item = { description: 'The problem as it now stands', schema: ProblemItem, example: problemItemExample };
   const itemOf = (f: RowFacts) => problemItem(model, f, deps.now());
 
+  /** The caller's level on a CI; an admin's is write, also on a CI deleted since. */
+  const levelOf = (req: Request, ciId: number): Level => (principal(req).subject.admin ? Level.Write : levelOn(model.slices.cmdb, principal(req).subject, ciId));
+
   /** The problem, when the caller may see it (404 otherwise: its existence is not told). */
   async function visibleProblem(req: Request): Promise<RowFacts> {
     const id = checkProblemId(req.params['id']);
     const found = await problemById(deps.analytics, feed.open, id);
-    if (!found || !canBasicRead(levelOn(model.slices.cmdb, principal(req).subject, found.row.ci_id))) throw fail('problem.not_found', { id });
+    if (!found || !canBasicRead(levelOf(req, found.row.ci_id))) throw fail('problem.not_found', { id });
     return found;
   }
 
@@ -63,7 +67,7 @@ export function problemRoutes(deps: ApiDeps): Route[] {
   async function act(req: Request, kind: ProblemActionKind, text: string | undefined) {
     const f = await visibleProblem(req);
     const p = principal(req);
-    if (!canWrite(levelOn(model.slices.cmdb, p.subject, f.row.ci_id))) throw fail('problem.write_forbidden', { ciId: f.row.ci_id });
+    if (!canWrite(levelOf(req, f.row.ci_id))) throw fail('problem.write_forbidden', { ciId: f.row.ci_id });
     if (kind !== 'comment' && f.end !== null) throw fail('problem.closed', { id: f.row.id });
     const action = actionOf(p, kind, f, deps.now(), text);
     const answer = (await actions.send([action])).get(action.id)!;
@@ -173,14 +177,14 @@ export function problemRoutes(deps: ApiDeps): Route[] {
       },
       handler: async (req) => {
         const body = req.body as { filter: Record<string, string | string[]>; comment?: string };
-        const filter = { ...parseProblemFilter(recordSource({ ...body.filter, state: 'open' })), limit: BULK_LIMIT, withTotal: true };
+        const filter = { ...parseProblemFilter(recordSource({ ...body.filter, state: 'open' })), limit: bulkLimit, withTotal: true };
         const now = deps.now();
         const p = principal(req);
         const writable = (ciId: number) => canWrite(levelOn(model.slices.cmdb, p.subject, ciId));
         const scope = resolveScope(model, filter, p.subject.admin ? undefined : writable, now);
         const page = feed.open.loaded ? openPage(feed.open, filter, scope, now) : await storedPage(deps.analytics, filter, scope, now);
         const matched = page.total ?? page.rows.length;
-        if (matched > BULK_LIMIT) throw fail('problem.bulk_too_many', { matched, limit: BULK_LIMIT });
+        if (matched > bulkLimit) throw fail('problem.bulk_too_many', { matched, limit: bulkLimit });
         const sent = page.rows.map((f) => actionOf(p, 'acknowledge', f, now, body.comment));
         const answers = sent.length > 0 ? await actions.send(sent) : new Map();
         const refused = [...answers.values()].filter((a) => a.verdict.refused).length;

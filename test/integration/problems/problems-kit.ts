@@ -5,7 +5,7 @@
  * worker and the problem stage work behind it, so `post` then waits until both streams are empty,
  * and the problems the records open are written by then.
  */
-import { createApiPart } from '../../../services/api/api.part.js';
+import { type ApiHooks, createApiPart } from '../../../services/api/api.part.js';
 import type { ProblemFeed } from '../../../services/api/problems/problem-feed.js';
 import type { ActionSender } from '../../../services/api/problems/send-actions.js';
 import { PROBLEM_CHANGES_FEED } from '../../../services/runtime/bus-streams.js';
@@ -34,8 +34,11 @@ export class ProblemsKit extends Kit {
   feed!: ProblemFeed;
   actions!: ActionSender;
 
+  /** More of the API part's hooks (set before start). */
+  apiHooks: ApiHooks = {};
+
   override start(dataDir?: string, options: Parameters<Kit['start']>[1] = {}): Promise<void> {
-    const api = createApiPart({ problems: (p) => ((this.feed = p.feed), (this.actions = p.actions)), problemStream: { keepAliveMs: 200 } });
+    const api = createApiPart({ problems: (p) => ((this.feed = p.feed), (this.actions = p.actions)), problemStream: { keepAliveMs: 200 }, ...this.apiHooks });
     return super.start(dataDir, { ...options, replace: [api, ...(options.replace ?? [])] });
   }
 
