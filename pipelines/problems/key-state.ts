@@ -162,7 +162,12 @@ function applyActions(changed: KeyState | undefined, before: KeyState | undefine
       verdicts.push(taken);
       continue;
     }
-    const span = current && problemsOf(current, current.triggerId, current.ciId).find((p) => p.id === action.problemId);
+    // A problem this change folds is still this change's to write; one it showed never existed is gone.
+    const span = current && (problemsOf(current, current.triggerId, current.ciId).find((p) => p.id === action.problemId) ?? state?.folded.find((p) => p.id === action.problemId));
+    if (state?.removedIds.includes(action.problemId)) {
+      verdicts.push({ ...taken, refused: 'problem.not_found' });
+      continue;
+    }
     if (needsOpen(action.kind) && (!span || span.end !== null)) {
       verdicts.push({ ...taken, refused: 'problem.closed' });
       continue;

@@ -35,7 +35,7 @@ export interface ProblemNotes {
 }
 
 /** Why an action was refused (error catalogue codes). */
-export type ActionRefusal = 'problem.closed';
+export type ActionRefusal = 'problem.closed' | 'problem.not_found';
 
 export interface ActionVerdict {
   actionId: string;

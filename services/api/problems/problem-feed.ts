@@ -21,6 +21,8 @@ import { factsOf, type RowFacts } from './problem-item.js';
 export const RING_CHANGES = 200_000;
 /** And for how long (the bus keeps them as long). */
 export const RING_AGE_MS = PROBLEM_CHANGES_FEED.maxAgeMs;
+/** How long a start waits to read the changes the feed holds before it loads the open problems. */
+const CATCH_UP_MS = 30_000;
 
 export interface FeedEntry {
   /** The SSE id. */
@@ -72,6 +74,13 @@ export function createProblemFeed(deps: { bus: Bus; analytics: AnalyticsStore; l
   const listeners = new Set<Listener>();
   const waiters = new Map<string, (answer: ActionAnswer) => void>();
 
+  /** Resolves once the messages up to `seq` were read, or after CATCH_UP_MS (then the load goes on). */
+  async function caughtUp(seq: number): Promise<void> {
+    const deadline = Date.now() + CATCH_UP_MS;
+    while (lastSeq < seq && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    if (lastSeq < seq) log.warn({ read: lastSeq, held: seq }, 'the problem change feed was not read up to its end in time; loading the open problems anyway');
+  }
+
   function prune(now: number): void {
     let drop = 0;
     while (drop < ring.length && (ring.length - drop > RING_CHANGES || now - ring[drop]!.storedAt > RING_AGE_MS)) drop++;
@@ -119,6 +128,10 @@ export function createProblemFeed(deps: { bus: Bus; analytics: AnalyticsStore; l
       epoch = info.epoch.replace(/[^A-Za-z0-9_-]/g, '');
       droppedThrough = { seq: info.firstSeq - 1, index: Number.MAX_SAFE_INTEGER };
       tail = bus.tailFeed(PROBLEM_CHANGES_FEED.name, info.firstSeq, receive);
+      // The index merges what the feed held at start before it reads the store: the feed is in
+      // order, but the store is read once, so an old opening replayed after it would show a
+      // problem closed since.
+      await caughtUp(info.lastSeq);
       await open.load(analytics);
       log.info({ open: open.size, epoch, firstSeq: info.firstSeq, lastSeq: info.lastSeq }, 'open problems loaded');
     },

@@ -64,7 +64,9 @@ function bool(name: string, text: string | null): boolean | undefined {
 function instant(name: string, text: string | null): number | undefined {
   if (text === null || text === '') return undefined;
   const ms = Date.parse(text);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || Number.isNaN(ms)) bad(name, text, 'an ISO 8601 date-time, e.g. 2026-11-25T09:00:00Z');
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(text) || Number.isNaN(ms)) {
+    bad(name, text, 'an ISO 8601 date-time with its offset, e.g. 2026-11-25T09:00:00Z');
+  }
   return ms;
 }
 

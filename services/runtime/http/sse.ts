@@ -41,7 +41,7 @@ export function createSseChannel(options: SseOptions): SseChannel {
 
   function push(frame: string): void {
     queue.push(frame);
-    queuedBytes += frame.length;
+    queuedBytes += Buffer.byteLength(frame);
     wake?.();
   }
 
@@ -51,7 +51,7 @@ export function createSseChannel(options: SseOptions): SseChannel {
     if (timer) clearInterval(timer);
     if (last !== undefined) {
       queue.push(last);
-      queuedBytes += last.length;
+      queuedBytes += Buffer.byteLength(last);
     }
     wake?.();
     options.onClose?.();
@@ -63,7 +63,7 @@ export function createSseChannel(options: SseOptions): SseChannel {
     },
     send(frame) {
       if (closed) return false;
-      if (queuedBytes + frame.length > options.maxQueuedBytes) {
+      if (queuedBytes + Buffer.byteLength(frame) > options.maxQueuedBytes) {
         // Whatever waits is dropped: the client is told why and reconnects with Last-Event-ID.
         queue = [];
         queuedBytes = 0;
