@@ -1,7 +1,8 @@
 /**
- * The admin API over fetch: one request in, a value out, either the parsed JSON answer or a
- * failure (the RFC 9457 problem the API answered, or why no answer came). Never throws, and
- * never puts the token into anything it returns.
+ * The platform's API over fetch (the admin API unless a request names another prefix): one
+ * request in, a value out, either the parsed JSON answer or a failure (the RFC 9457 problem the
+ * API answered, or why no answer came). Never throws, and never puts the token into anything it
+ * returns.
  */
 import type { Problem } from '../../schemas/problem.schema.js';
 import type { ApiRequest } from './spec.js';
@@ -16,6 +17,8 @@ export type ReceivedProblem = Omit<Problem, 'code'> & { code?: string };
 
 export type Failure = { kind: 'problem'; problem: ReceivedProblem } | { kind: 'network'; message: string };
 export type ApiResult = { ok: true; status: number; data: unknown } | { ok: false; failure: Failure };
+/** An answer that does not end by itself (text/event-stream), once its head came. */
+export type Opened = { ok: true; response: Response } | { ok: false; failure: Failure };
 
 export interface ClientConfig {
   baseUrl: string;
@@ -24,6 +27,11 @@ export interface ClientConfig {
 
 export interface Client {
   send(request: ApiRequest): Promise<ApiResult>;
+  /**
+   * Opens a text/event-stream answer: the response once its head came (the timeout covers only
+   * the head), or a failure. Aborting `signal` ends it, reading its body included.
+   */
+  open(request: ApiRequest, signal: AbortSignal): Promise<Opened>;
 }
 
 /** Why a base URL cannot be used, or undefined when it can. */
@@ -43,18 +51,19 @@ export function baseUrlProblem(url: string): string | undefined {
 /** The characters the API accepts in a bearer token (services/api/auth.ts). */
 export const isTokenShaped = (token: string): boolean => /^[A-Za-z0-9._~+/=-]+$/.test(token);
 
-export const endpoint = (baseUrl: string, path: string): string => `${baseUrl.replace(/\/+$/, '')}${ADMIN_PREFIX}${path}`;
+export const endpoint = (baseUrl: string, path: string, prefix = ADMIN_PREFIX): string => `${baseUrl.replace(/\/+$/, '')}${prefix}${path}`;
 
 export function createClient(config: ClientConfig, fetchFn: typeof fetch = fetch): Client {
+  const headersOf = (request: ApiRequest, accept: string): Record<string, string> => ({
+    accept,
+    authorization: `Bearer ${config.token}`,
+    'user-agent': 'ops-cli',
+    ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+  });
   return {
     async send(request) {
-      const url = endpoint(config.baseUrl, request.path);
-      const headers: Record<string, string> = {
-        accept: 'application/json, application/problem+json',
-        authorization: `Bearer ${config.token}`,
-        'user-agent': 'ops-cli',
-      };
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      const url = endpoint(config.baseUrl, request.path, request.prefix);
+      const headers = headersOf(request, 'application/json, application/problem+json');
       let response: Response;
       try {
         response = await fetchFn(url, {
@@ -67,6 +76,33 @@ export function createClient(config: ClientConfig, fetchFn: typeof fetch = fetch
         return { ok: false, failure: { kind: 'network', message: `cannot reach ${url}: ${reason(error)}` } };
       }
       return readResponse(response);
+    },
+    async open(request, signal) {
+      const url = endpoint(config.baseUrl, request.path, request.prefix);
+      const head = new AbortController();
+      const timer = setTimeout(() => head.abort(new DOMException('no head in time', 'TimeoutError')), TIMEOUT_MS);
+      let response: Response;
+      try {
+        response = await fetchFn(url, {
+          method: request.method,
+          headers: headersOf(request, 'text/event-stream, application/problem+json'),
+          ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+          signal: AbortSignal.any([signal, head.signal]),
+        });
+      } catch (error) {
+        return { ok: false, failure: { kind: 'network', message: `cannot reach ${url}: ${reason(error)}` } };
+      } finally {
+        clearTimeout(timer);
+      }
+      if (!response.ok) {
+        const read = await readResponse(response);
+        return read.ok ? { ok: false, failure: { kind: 'network', message: `unexpected answer ${response.status}` } } : read;
+      }
+      if (!(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        await response.body?.cancel();
+        return { ok: false, failure: { kind: 'network', message: `the answer (${response.status}) is not an event stream; is the URL the platform's?` } };
+      }
+      return { ok: true, response };
     },
   };
 }

@@ -44,7 +44,7 @@ const globalsSection = (): string => `Global options:\n${columns(Object.entries(
 export function topHelp(nouns: readonly NounSpec[]): string {
   const rows = nouns.flatMap((noun) => noun.commands.map((c) => [commandLine(noun, c), c.summary] as const));
   return `${[
-    'ops: manage the platform through its admin API (/api/admin/v1).',
+    'ops: manage the platform through its admin API (/api/admin/v1); problems and events come from its public API.',
     'Usage: ops <command> [<subcommand>] [arguments] [options]',
     `Commands:\n${columns(rows)}`,
     globalsSection(),

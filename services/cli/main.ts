@@ -16,6 +16,8 @@ export interface Io {
   fetch?: typeof fetch;
   /** Defaults to reading a UTF-8 file (for --config-file). */
   readFile?: (path: string) => Promise<string>;
+  /** Ends a command that runs until interrupted (events tail); by default SIGINT does. */
+  interrupt?: AbortSignal;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -55,7 +57,13 @@ export async function run(argv: readonly string[], env: Env, io: Io): Promise<nu
   // The value is never echoed, not even in this message.
   if (!isTokenShaped(found.token)) return fail(`${found.name} does not hold a token (allowed characters: A-Z a-z 0-9 . _ ~ + / = -)`, EXIT.usage);
 
-  const result = await createClient({ baseUrl, token: found.token }, io.fetch ?? fetch).send(prepared.request);
+  const client = createClient({ baseUrl, token: found.token }, io.fetch ?? fetch);
+  if (command.execute) {
+    const failure = await command.execute(prepared.request, { client, input, json: globals.json, stdout: io.stdout, stderr: io.stderr, interrupt: io.interrupt });
+    if (failure) io.stderr.write(formatFailure(failure));
+    return failure ? EXIT.apiError : EXIT.ok;
+  }
+  const result = await client.send(prepared.request);
   if (!result.ok) {
     io.stderr.write(formatFailure(result.failure));
     return EXIT.apiError;

@@ -3,6 +3,7 @@
  * parsed command line into one admin-API request, and how it shows the answer as text.
  * Commands are data; args.ts parses against them, help.ts describes them, main.ts runs them.
  */
+import type { Client, Failure } from './client.js';
 
 export interface ArgSpec {
   name: string;
@@ -30,8 +31,10 @@ export interface CommandInput {
 
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Below the admin prefix, e.g. `/users/3`. */
+  /** Below the prefix, e.g. `/users/3`. */
   path: string;
+  /** The API's path prefix, e.g. `/api/public/sm/v1`; the admin API's when absent. */
+  prefix?: string;
   body?: unknown;
 }
 
@@ -45,6 +48,25 @@ export interface PrepareDeps {
 /** Text for a successful answer: `data` is the parsed JSON body (undefined for 204). */
 export type Render = (data: unknown, input: CommandInput) => string;
 
+/** What a command that runs its own requests works with. */
+export interface RunContext {
+  client: Client;
+  input: CommandInput;
+  /** The global --json flag. */
+  json: boolean;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Ends a command that runs until interrupted; when absent, such a command listens for SIGINT. */
+  interrupt?: AbortSignal;
+}
+
+/**
+ * A command that is more than one request and one answer (every page of a list, a live stream):
+ * it runs from `prepare`'s request and writes its own output. Undefined on success, else the
+ * failure to report.
+ */
+export type Execute = (request: ApiRequest, ctx: RunContext) => Promise<Failure | undefined>;
+
 export interface CommandSpec {
   /** Absent for a one-word command such as `ops whoami`. */
   verb?: string;
@@ -57,6 +79,8 @@ export interface CommandSpec {
   atLeastOne?: string[];
   prepare: (input: CommandInput, deps: PrepareDeps) => Prepared | Promise<Prepared>;
   render: Render;
+  /** Runs the command in place of sending the prepared request and rendering its answer. */
+  execute?: Execute;
 }
 
 export interface NounSpec {

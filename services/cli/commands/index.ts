@@ -2,6 +2,8 @@
 import type { NounSpec } from '../spec.js';
 import { ciTypes } from './ci-types.js';
 import { cmdbSystems } from './cmdb-systems.js';
+import { events } from './events.js';
+import { problems } from './problems.js';
 import { roles } from './roles.js';
 import { slaTemplates } from './sla-templates.js';
 import { streams } from './streams.js';
@@ -11,4 +13,4 @@ import { users } from './users.js';
 import { whoami } from './whoami.js';
 import { workGroups } from './work-groups.js';
 
-export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, cmdbSystems, streams, slaTemplates, triggers];
+export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, cmdbSystems, streams, slaTemplates, triggers, problems, events];
