@@ -71,6 +71,14 @@ const triggerFields = {
   tags: Type.Optional(Type.Array(Tag)),
   incidents: Type.Optional(Type.Array(IncidentRule)),
   influence: Influence,
+  lateWindowMinutes: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10_080,
+      description:
+        'How far behind its newest record (in event time) a late record still takes its place in a (trigger, CI) key’s problems; default 60. Older ones are dead-lettered.',
+    }),
+  ),
 };
 
 export const TriggerCreate = Type.Object(triggerFields, { additionalProperties: false });

@@ -5,10 +5,20 @@
  * nothing) opens a problem, later ones refresh it, the first resolving hit closes it. A late hit
  * is placed where its date puts it, and may split or start a problem in the past.
  *
- * Hits are kept for a late window behind the newest one (and at most MAX_HITS of them); older
- * hits are folded into `settledUntil` and `carry` (the problem still open at that instant), so
- * a key's state stays small. A hit dated before `settledUntil` is too late to place and is
- * ignored (the caller counts it).
+ * Hits are kept for a late window measured in event time behind the newest one (one hour by
+ * default, a trigger may say otherwise), however many arrive in it; older hits are folded into
+ * `settledUntil` and `carry` (the problem still open at that instant), so a key's state stays
+ * small. A hit dated before `settledUntil` is too late to place and is ignored (the caller
+ * counts it and dead-letters it).
+ *
+ * A key's memory budget is `maxHits` hits in its window. Past it, long runs of alike firing hits
+ * (same priority, no incident, no resolve between them) are thinned: each run keeps its first and
+ * last hit and one hit per grain between them, the grain doubling from one second until the key
+ * is within its budget. The problems stay the same (a run's first hit opens, its last dates the
+ * last event), and a late resolve is still placed at its own date; only the problem it splits off
+ * starts at the first kept hit after it, at most one grain later than the record that would have
+ * opened it. A key whose hits alternate so fast that even runs of two exceed the budget folds its
+ * oldest hits, as before: a hit before the fold is then too late.
  */
 import { createHash } from 'node:crypto';
 
@@ -50,11 +60,16 @@ export interface KeyTimeline {
 }
 
 export interface TimelineLimits {
+  /** Event time behind the newest hit within which hits are still placed. */
   lateWindowMs: number;
+  /** The key's budget of hits in its window (see thinning above). */
   maxHits: number;
 }
 
-export const DEFAULT_LIMITS: TimelineLimits = { lateWindowMs: 60 * 60_000, maxHits: 256 };
+export const DEFAULT_LATE_WINDOW_MS = 60 * 60_000;
+export const DEFAULT_LIMITS: TimelineLimits = { lateWindowMs: DEFAULT_LATE_WINDOW_MS, maxHits: 1024 };
+/** The first grain of thinning; it doubles until the key is within its budget. */
+const FIRST_GRAIN_MS = 1000;
 
 export const emptyTimeline = (): KeyTimeline => ({ settledUntil: null, carry: null, hits: [] });
 
@@ -198,24 +213,70 @@ export function placeHits(timeline: KeyTimeline, hits: readonly Hit[], triggerId
 }
 
 /**
- * Folds the hits older than the late window (or beyond the cap) into settledUntil and carry.
- * `problems`: the timeline's; those after the folded closed ones are the settled timeline's.
+ * Folds the hits older than the late window into settledUntil and carry, then keeps the key
+ * within its budget (thinning, or folding as a last resort). `problems`: the timeline's; those
+ * after the folded closed ones are the settled timeline's.
  */
 function settle(timeline: KeyTimeline, problems: ProblemSpan[], triggerId: number, ciId: number, limits: TimelineLimits): KeyTimeline {
-  const hits = timeline.hits;
+  const placed = timeline.hits;
+  let hits = placed;
   if (hits.length === 0) return timeline;
   const newest = hits[hits.length - 1]!.ts;
+  const windowStart = newest - limits.lateWindowMs;
   let cut = 0;
-  while (cut < hits.length && hits[cut]!.ts < newest - limits.lateWindowMs) cut++;
-  cut = Math.max(cut, hits.length - limits.maxHits);
+  while (cut < hits.length && hits[cut]!.ts < windowStart) cut++;
+  const byTime = cut;
+  if (hits.length - cut > limits.maxHits) {
+    const window = hits.slice(cut);
+    const thinned = thin(window, limits.maxHits, limits.lateWindowMs);
+    if (thinned !== window) {
+      hits = [...hits.slice(0, cut), ...thinned];
+      timeline = { ...timeline, hits };
+    }
+    // Still over: the oldest go, whatever their dates (only hits alternating faster than a second).
+    cut = Math.max(cut, hits.length - limits.maxHits);
+  }
   // Hits sharing the cut's date stay together, so the order among equal dates is still decided by id.
   while (cut > 0 && cut < hits.length && hits[cut - 1]!.ts === hits[cut]!.ts) cut--;
-  if (cut === 0) return timeline;
+  if (cut === 0) {
+    // Thinning keeps the problems as they were.
+    if (hits !== placed) derived.set(hits, { carry: timeline.carry, triggerId, ciId, spans: problems });
+    return timeline;
+  }
   const folded = problemsOf({ ...timeline, hits: hits.slice(0, cut) }, triggerId, ciId);
   const last = folded[folded.length - 1];
   const carry = last && last.end === null ? last : null;
-  const settled = { settledUntil: hits[cut]!.ts, carry, hits: hits.slice(cut) };
+  // Folded by time alone, every hit of the window is still placed (all folded ones are older);
+  // folded by count, only hits after the last folded one are.
+  const settledUntil = cut > byTime ? hits[cut]!.ts : Math.max(windowStart, timeline.settledUntil ?? windowStart);
+  const settled = { settledUntil, carry, hits: hits.slice(cut) };
   // The problems stay the same; the closed ones folded away leave the list.
   derived.set(settled.hits, { carry, triggerId, ciId, spans: problems.slice(folded.length - (carry ? 1 : 0)) });
   return settled;
+}
+
+/** A hit that may be thinned away: a firing one naming no incident. */
+const thinnable = (hit: Hit): boolean => !hit.resolve && hit.incidents.length === 0;
+
+/**
+ * The hits with runs of alike firing hits thinned to one per grain (first and last kept), the
+ * grain doubling from a second until at most `budget` remain or it passes `maxGrainMs`; the same
+ * array when nothing could be thinned.
+ */
+export function thin(hits: Hit[], budget: number, maxGrainMs: number): Hit[] {
+  let out = hits;
+  for (let grain = FIRST_GRAIN_MS; out.length > budget && grain <= Math.max(maxGrainMs, FIRST_GRAIN_MS); grain *= 2) {
+    const kept: Hit[] = [];
+    for (let i = 0; i < out.length; i++) {
+      const hit = out[i]!;
+      const prev = out[i - 1];
+      const next = out[i + 1];
+      const inRun = thinnable(hit) && prev !== undefined && next !== undefined && thinnable(prev) && thinnable(next) && prev.priority === hit.priority && next.priority === hit.priority;
+      // Inside a run, a hit stays only a grain after the last one kept.
+      if (inRun && hit.ts - kept[kept.length - 1]!.ts < grain) continue;
+      kept.push(hit);
+    }
+    out = kept;
+  }
+  return out.length === hits.length ? hits : out;
 }

@@ -27,7 +27,7 @@ import { problemKeyOf } from '../../pipelines/problems/partition.js';
 import { type ActionVerdict, actionRow, type ProblemAction, type ProblemActionRow } from '../../pipelines/problems/problem-actions.js';
 import { encodeChanges, keyChanges, type ProblemChange } from '../../pipelines/problems/problem-changes.js';
 import type { ProblemRow } from '../../pipelines/problems/problem-row.js';
-import { type Hit, type ProblemSpan, problemsOf } from '../../pipelines/problems/problem-timeline.js';
+import { DEFAULT_LIMITS, type Hit, type ProblemSpan, problemId, problemsOf, type TimelineLimits } from '../../pipelines/problems/problem-timeline.js';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { type KeySummaryRecord, pendingCloseKey, summaryKey } from '../control-plane/problems/problems.types.js';
 import type { PlatformModel } from '../control-plane/slices.js';
@@ -116,6 +116,12 @@ function gather(messages: readonly BusMessage[]): { work: Map<string, KeyWork>; 
   return { work, sentAt };
 }
 
+/** The key's late window: its trigger's, or the default once the trigger is gone. */
+const limitsOf = (model: PlatformModel, triggerId: number): TimelineLimits => {
+  const minutes = model.slices.triggers.triggers.get(triggerId)?.lateWindowMinutes;
+  return minutes === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, lateWindowMs: minutes * 60_000 };
+};
+
 const factsOf = (model: PlatformModel, triggerId: number): TriggerFacts | undefined => {
   const t = model.slices.triggers.triggers.get(triggerId);
   return t ? { name: t.name, influence: t.influence, tags: t.tags } : undefined;
@@ -133,6 +139,30 @@ const summaryOf = (state: KeyState, version: number): KeySummaryRecord => ({
 /** The problems a key holds or just folded, by id (none for a new key). */
 const spansById = (state: KeyState | undefined): Map<string, ProblemSpan> =>
   new Map(state ? [...state.folded, ...problemsOf(state, state.triggerId, state.ciId)].map((p) => [p.id, p]) : []);
+
+interface LateHitRow {
+  id: string;
+  stream_id: number;
+  received_at: string;
+  reason: string;
+  payload: string;
+}
+
+/**
+ * Dead letters (stream 0: the problem stage's) of the key's hits dated before its window, with
+ * the reason; the id comes from the key and the record, so a redelivery writes the same row.
+ */
+function lateHitRows(w: KeyWork, settledUntil: number, now: number): LateHitRow[] {
+  return w.hits
+    .filter((h) => h.ts < settledUntil)
+    .map((h) => ({
+      id: problemId(w.triggerId, w.ciId, `late:${h.id}`),
+      stream_id: 0,
+      received_at: clickhouseDateTime(now),
+      reason: `too late for trigger ${w.triggerId} on CI ${w.ciId}: dated ${new Date(h.ts).toISOString()}, before the key's late window (settled until ${new Date(settledUntil).toISOString()})`,
+      payload: JSON.stringify({ triggerId: w.triggerId, ciId: w.ciId, eventId: h.id, ts: new Date(h.ts).toISOString(), resolve: h.resolve, priority: h.priority }),
+    }));
+}
 
 /** The `trigger_hits` rows of the records' hits (0006_problem_lifecycle.sql). */
 function hitRows(work: ReadonlyMap<string, KeyWork>) {
@@ -189,6 +219,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     const verdicts: ActionVerdict[] = [];
     const actionRows: ProblemActionRow[] = [];
     const outside: Array<{ action: ProblemAction; version: number | undefined }> = [];
+    const lateRows: LateHitRow[] = [];
     let placed = 0;
     let tooLate = 0;
     let known = 0;
@@ -196,9 +227,10 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       const found = stored.get(key);
       const before: KeyedRecord<KeyState> | undefined = found && { version: found.version, value: stateOf(found.value) };
       const input = { hits: w.hits, ...(w.closeAt === undefined ? {} : { closeAt: w.closeAt }), ...(w.actions.length > 0 ? { actions: w.actions } : {}) };
-      const outcome = applyToKey(before?.value, w.triggerId, w.ciId, input, factsOf(model, w.triggerId));
+      const outcome = applyToKey(before?.value, w.triggerId, w.ciId, input, factsOf(model, w.triggerId), limitsOf(model, w.triggerId));
       placed += outcome.placed;
       tooLate += outcome.tooLate;
+      if (outcome.tooLate > 0) lateRows.push(...lateHitRows(w, before!.value.settledUntil!, now));
       known += w.hits.length - outcome.placed - outcome.tooLate;
       verdicts.push(...outcome.verdicts);
       const taken = new Set(outcome.verdicts.filter((v) => !v.refused).map((v) => v.actionId));
@@ -241,6 +273,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     for (const row of commented) feed.push({ kind: 'commented', row, actionId: outside.find((o) => o.action.problemId === row.id)!.action.id });
     rows.push(...commented);
     if (actionRows.length > 0) await analytics.insert('problem_actions', actionRows);
+    if (lateRows.length > 0) await analytics.insert('dead_letters', lateRows);
     const hits = hitRows(work);
     if (hits.length > 0) await analytics.insert('trigger_hits', hits);
     if (rows.length > 0) await analytics.insert('problems', rows);
@@ -255,7 +288,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       if (known > 0) metrics.problemHits.inc({ outcome: 'known' }, known);
       if (tooLate > 0) {
         metrics.problemHits.inc({ outcome: 'too_late' }, tooLate);
-        log.warn({ tooLate }, 'trigger hits dated before their key’s late window were ignored');
+        log.warn({ tooLate }, 'trigger hits dated before their key’s late window were dead-lettered');
       }
       return true;
     }

@@ -121,7 +121,7 @@ t.test('the late window: closed problems folded out are listed once in folded, a
   t.same(s2.state, {
     triggerId: TRIGGER,
     ciId: CI,
-    settledUntil: at(200),
+    settledUntil: at(140),
     carry: null,
     hits: [opening('b', 200)],
     trigger: FACTS,
@@ -134,7 +134,7 @@ t.test('the late window: closed problems folded out are listed once in folded, a
   const s3 = apply(stateOf(t, s2), [opening('c', 400)], FACTS, HOUR);
   t.same(s3.state?.folded, [], 'the open problem is carried, not folded');
   t.same(s3.state?.carry, { id: idOf('b'), start: at(200), end: null, lastEventAt: at(200), priority: 2, incidents: [] });
-  t.same([s3.state?.settledUntil, s3.state?.hits.map((h) => h.id)], [at(400), ['c']]);
+  t.same([s3.state?.settledUntil, s3.state?.hits.map((h) => h.id)], [at(340), ['c']], 'settled up to an hour behind the newest');
   t.same(s3.state?.open, { id: idOf('b'), start: at(200), end: null, lastEventAt: at(400), priority: 2, incidents: [] });
   t.equal(s3.transition, false);
   const state = stateOf(t, s3);
@@ -143,13 +143,24 @@ t.test('the late window: closed problems folded out are listed once in folded, a
   t.same([mixed.placed, mixed.tooLate], [1, 1], 'a too-late hit is counted beside the placed ones');
 });
 
-t.test('the hit cap: hits beyond maxHits are folded, and a hit before the settled part is too late', async (t) => {
+t.test('over its budget a key whose hits alternate folds its oldest, and a hit before the settled part is too late', async (t) => {
   const capped: TimelineLimits = { lateWindowMs: 24 * 60 * MIN, maxHits: 2 };
-  const s = stateOf(t, apply(undefined, [opening('a', 10), opening('b', 20), opening('c', 30)], FACTS, capped));
-  t.same([s.settledUntil, s.carry?.id, s.hits.map((h) => h.id)], [at(20), idOf('a'), ['b', 'c']]);
+  const s = stateOf(t, apply(undefined, [opening('a', 10), resolving('r', 20), opening('c', 30)], FACTS, capped));
+  t.same([s.settledUntil, s.carry?.id, s.hits.map((h) => h.id)], [at(20), idOf('a'), ['r', 'c']], 'a folded, carried open into the settled part');
   t.same(apply(s, [opening('x', 15)], FACTS, capped), { state: undefined, placed: 0, tooLate: 1, transition: false, ...NO_ACTIONS });
   const onTheEdge = apply(s, [opening('y', 20)], FACTS, capped);
   t.same([onTheEdge.placed, onTheEdge.tooLate], [1, 0], 'a hit dated at settledUntil is still placed');
+});
+
+t.test('issue #34: 300 firing records over 5 minutes, then a resolve dated 10 s after the first closes the problem at its date', async (t) => {
+  const firing = Array.from({ length: 300 }, (_, i): Hit => ({ id: `down-${String(i).padStart(3, '0')}`, ts: at(0) + i * 1000, resolve: false, priority: 2, incidents: [] }));
+  const open = stateOf(t, apply(undefined, firing, FACTS));
+  t.same(open.settledUntil, null, 'nothing folded: all 300 are within the hour');
+  const late = apply(open, [{ id: 'ok', ts: at(0) + 10_000, resolve: true, priority: 2, incidents: [] }], FACTS);
+  t.equal(late.tooLate, 0, 'not too late');
+  const spans = spansToWrite(stateOf(t, late));
+  t.same(spans[0], { id: idOf('down-000'), start: at(0), end: at(0) + 10_000, lastEventAt: at(0) + 10_000, priority: 2, incidents: [] }, 'closed at the resolve (the record of the same date sorts first by its id)');
+  t.equal(spans[1]?.start, at(0) + 11_000, 'the records after it open the next problem');
 });
 
 t.test('a close resolves the open problem at closeAt', async (t) => {

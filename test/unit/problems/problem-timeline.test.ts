@@ -128,14 +128,22 @@ t.test('a hit already placed (same id) changes nothing: redelivery', async (t) =
 t.test('hits dated before settledUntil are counted in tooLate and ignored', async (t) => {
   const limits = { lateWindowMs: 60 * MIN, maxHits: 1000 };
   const settled = place([[opening('a', 0)], [opening('b', 100)]], limits);
-  t.equal(settled.timeline.settledUntil, at(100));
-  const late = placeHits(settled.timeline, [resolving('r', 50), opening('c', 99)], TRIGGER, CI, limits);
+  t.equal(settled.timeline.settledUntil, at(40), 'the window reaches an hour behind the newest hit');
+  const late = placeHits(settled.timeline, [resolving('r', 30), opening('c', 39)], TRIGGER, CI, limits);
   t.equal(late.tooLate, 2);
   t.equal(late.added, 0);
   t.equal(late.timeline, settled.timeline);
-  const onTheEdge = placeHits(settled.timeline, [resolving('r', 100)], TRIGGER, CI, limits);
-  t.equal(onTheEdge.tooLate, 0, 'a hit at settledUntil itself is placed');
+  const onTheEdge = placeHits(settled.timeline, [resolving('r', 40)], TRIGGER, CI, limits);
+  t.equal(onTheEdge.tooLate, 0, 'a hit at settledUntil itself is placed, though no hit was kept there');
   t.equal(onTheEdge.added, 1);
+  t.same(
+    onTheEdge.problems.map((p) => [p.start, p.end]),
+    [
+      [at(0), at(40)],
+      [at(100), null],
+    ],
+    'it closes the problem carried from the folded hits',
+  );
 });
 
 t.test('settling folds the hits older than the late window behind the newest; the problem open at the cut is carried with its id', async (t) => {
@@ -145,7 +153,7 @@ t.test('settling folds the hits older than the late window behind the newest; th
     out.timeline.hits.map((h) => h.id),
     ['c'],
   );
-  t.equal(out.timeline.settledUntil, at(200));
+  t.equal(out.timeline.settledUntil, at(140));
   t.same(out.timeline.carry, { id: idOf('a'), start: at(0), end: null, lastEventAt: at(30), priority: 2, incidents: [ref('INC-1'), ref('INC-2')] });
   const whole = [{ id: idOf('a'), start: at(0), end: null, lastEventAt: at(200), priority: 2, incidents: [ref('INC-1'), ref('INC-2')] }];
   t.same(out.problems, whole, 'the rows to write, before folding');
@@ -163,21 +171,55 @@ t.test('settling folds the hits older than the late window behind the newest; th
   );
 });
 
-t.test('maxHits caps the hits kept; hits sharing the cut’s date stay together', async (t) => {
+t.test('late data by time: a key keeps every hit of its window, however many, and places a late resolve among them', async (t) => {
+  const limits = { lateWindowMs: 60 * MIN, maxHits: 1024 };
+  const hits = Array.from({ length: 600 }, (_, i) => opening(`h${String(i).padStart(3, '0')}`, i * 0.1));
+  const out = place([hits], limits);
+  t.equal(out.timeline.hits.length, 600, 'all kept');
+  t.equal(out.timeline.settledUntil, null);
+  const late = placeHits(out.timeline, [resolving('r', 0.05)], TRIGGER, CI, limits);
+  t.equal(late.tooLate, 0);
+  t.same(
+    late.problems.map((p) => [p.start, p.end]),
+    [
+      [at(0), at(0.05)],
+      [at(0.1), null],
+    ],
+  );
+});
+
+t.test('over its budget a key thins runs of alike firing hits, a grain apart, keeping each run’s ends, resolves and hits naming incidents; its problems stay the same', async (t) => {
+  const limits = { lateWindowMs: 60 * MIN, maxHits: 50 };
+  // Two runs of 100 hits a quarter second apart, a resolve between, an incident in the second run.
+  const first = Array.from({ length: 100 }, (_, i) => ({ ...opening(`a${String(i).padStart(3, '0')}`, 0), ts: at(0) + i * 250 }));
+  const second = Array.from({ length: 100 }, (_, i) => ({ ...opening(`b${String(i).padStart(3, '0')}`, 0, i === 50 ? [ref('INC-9')] : []), ts: at(1) + i * 250 }));
+  const all = [...first, { ...resolving('r', 0), ts: at(0) + 30_000 }, ...second];
+  const whole = place([all], WIDE);
+  const out = place([all], limits);
+  t.ok(out.timeline.hits.length <= 50, `within the budget: ${out.timeline.hits.length} hits`);
+  t.equal(out.timeline.settledUntil, null, 'nothing folded');
+  const ids = new Set(out.timeline.hits.map((h) => h.id));
+  for (const kept of ['a000', 'a099', 'r', 'b000', 'b050', 'b099']) t.ok(ids.has(kept), `${kept} kept`);
+  t.same(problemsOf(out.timeline, TRIGGER, CI), problemsOf(whole.timeline, TRIGGER, CI), 'the same problems as with every hit');
+  const run = out.timeline.hits.filter((h) => h.id.startsWith('a'));
+  const gaps = run.slice(1, -1).map((h, i) => h.ts - run[i]!.ts);
+  t.ok(gaps.length > 0 && gaps.every((g) => g >= 1000), `inside a run, kept hits are a grain or more apart (but for the last): ${gaps.join(', ')}`);
+  const split = placeHits(out.timeline, [{ ...resolving('late', 0), ts: at(0) + 10_100 }], TRIGGER, CI, limits);
+  t.equal(split.tooLate, 0);
+  const [closed, reopened] = split.problems;
+  t.same([closed!.start, closed!.end], [at(0), at(0) + 10_100], 'a late resolve is placed at its own date');
+  t.ok(reopened!.start - (at(0) + 10_250) < 4000, 'the problem after it starts within a grain of the record that opened it');
+});
+
+t.test('over its budget with hits too varied to thin, the oldest fold; hits sharing the cut’s date stay together', async (t) => {
   const limits = { lateWindowMs: 24 * 60 * MIN, maxHits: 3 };
-  const out = place([[opening('a', 0), opening('b', 1), opening('c', 2), opening('d', 3), opening('e', 4)]], limits);
+  const out = place([[opening('a', 0), resolving('r1', 1), opening('c', 2), resolving('r2', 3), opening('e', 4)]], limits);
   t.same(
     out.timeline.hits.map((h) => h.id),
-    ['c', 'd', 'e'],
+    ['c', 'r2', 'e'],
   );
   t.equal(out.timeline.settledUntil, at(2));
-  t.equal(out.timeline.carry?.id, idOf('a'));
-  t.same(
-    problemsOf(out.timeline, TRIGGER, CI).map((p) => [p.id, p.start, p.lastEventAt]),
-    [[idOf('a'), at(0), at(4)]],
-  );
-
-  const tied = place([[opening('a', 0), opening('b', 0), opening('c', 1)]], { ...limits, maxHits: 2 });
+  const tied = place([[opening('a', 0), resolving('b', 0), opening('c', 1)]], { ...limits, maxHits: 2 });
   t.same(
     tied.timeline.hits.map((h) => h.id),
     ['a', 'b', 'c'],
