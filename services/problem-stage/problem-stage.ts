@@ -49,10 +49,12 @@ const MAX_ATTEMPTS = 8;
 /** The longest a group waits for the next to gather (group-runner.ts). */
 const MAX_LINGER_MS = 500;
 /**
- * Key states an owner keeps decoded (about 25 KB each at most): its partitions' keys, read again
- * from the store only when another owner wrote them since (the store compares versions).
+ * Key states an owner keeps decoded: its partitions' keys, read again from the store only when
+ * another owner wrote them since (the store compares versions). Bounded by their hits (about
+ * 100 bytes each decoded; a key holds up to its budget of 1 024), so a few hundred MB at most.
  */
 const CACHED_KEYS = 50_000;
+const CACHED_HITS = 2_000_000;
 
 /**
  * Messages of one partition a worker takes at once. On JetStream 1: holding the partition's one
@@ -193,11 +195,19 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
   const cache = new Map<string, KeyedRecord<PackedKeyState>>();
   /** The states behind the packed values this owner holds (read or written), not unpacked again. */
   const unpacked = new WeakMap<PackedKeyState, KeyState>();
+  let cachedHits = 0;
+  const forget = (key: string): void => {
+    const held = cache.get(key);
+    if (!held) return;
+    cachedHits -= held.value.hits.flags.length;
+    cache.delete(key);
+  };
   const remember = (key: string, version: number, value: PackedKeyState, state: KeyState): void => {
     unpacked.set(value, state);
-    cache.delete(key);
+    forget(key);
     cache.set(key, { version, value });
-    if (cache.size > CACHED_KEYS) cache.delete(cache.keys().next().value!);
+    cachedHits += value.hits.flags.length;
+    while (cache.size > CACHED_KEYS || cachedHits > CACHED_HITS) forget(cache.keys().next().value!);
   };
   const stateOf = (packed: PackedKeyState): KeyState => {
     let state = unpacked.get(packed);
@@ -293,7 +303,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       return true;
     }
     metrics.problemConflicts.inc(put.conflicts.length);
-    for (const key of put.conflicts) cache.delete(key);
+    for (const key of put.conflicts) forget(key);
     log.warn({ conflicts: put.conflicts.length }, 'another owner wrote these problem keys first; recomputing');
     // What this attempt wrote for them must be superseded by what the next one writes.
     for (const key of put.conflicts) {
