@@ -14,13 +14,15 @@
  * same rows and summaries again (idempotent); after 5, the hits are known and change nothing, and
  * a redelivered message rewrites its keys' rows and summaries as they stand, in case the crash
  * came between 5 and their writes. A write refused in 5 (two owners, during a takeover) is
- * counted and recomputed on what the other owner wrote.
+ * counted and recomputed on what the other owner wrote. Messages are settled by the consumer edge
+ * (runtime/consumer-edge.ts): an engine failure is retried without end, a message that fails by
+ * itself is dead-lettered after OPS_MAX_DELIVERIES deliveries.
  */
 
 import { performance } from 'node:perf_hooks';
 import { createHash } from 'node:crypto';
 import type { KeyClose } from '../../pipelines/problems/hit-envelope.js';
-import { decodeHits } from '../../pipelines/problems/hit-envelope.js';
+import { decodeHits, type HitsEnvelope } from '../../pipelines/problems/hit-envelope.js';
 import { applyToKey, changedSpans, type KeyState, spansToWrite, type TriggerFacts } from '../../pipelines/problems/key-state.js';
 import { type PackedKeyState, packKeyState, unpackKeyState } from '../../pipelines/problems/key-state-codec.js';
 import { problemKeyOf } from '../../pipelines/problems/partition.js';
@@ -36,6 +38,8 @@ import type { Bus, BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adap
 import type { JournalChange } from '../runtime/adapters/journal/journal.port.js';
 import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
 import { HITS_STREAM, hitsSubject, PROBLEM_CHANGES_SUBJECT } from '../runtime/bus-streams.js';
+import { createConsumerEdge, deadLetter, engineCall, isTransient, ok, type Outcome, outcomeOfError } from '../runtime/consumer-edge.js';
+import { fail } from '../runtime/errors.js';
 import { createGroupRunner } from './group-runner.js';
 import { rowsOfKey } from './key-rows.js';
 import { commentedRows } from './stored-comments.js';
@@ -90,8 +94,15 @@ interface KeyWork {
   repair: boolean;
 }
 
+/** A message of the group, decoded. */
+interface Decoded {
+  envelope: HitsEnvelope;
+  /** Delivered before: rewrite what its keys stand at. */
+  repair: boolean;
+}
+
 /** The messages' keys and work, and when each message was published (for the lag). */
-function gather(messages: readonly BusMessage[]): { work: Map<string, KeyWork>; sentAt: number[] } {
+function gather(messages: readonly Decoded[]): { work: Map<string, KeyWork>; sentAt: number[] } {
   const work = new Map<string, KeyWork>();
   const sentAt: number[] = [];
   const of = (triggerId: number, ciId: number, repair: boolean): KeyWork => {
@@ -101,9 +112,7 @@ function gather(messages: readonly BusMessage[]): { work: Map<string, KeyWork>; 
     w.repair ||= repair;
     return w;
   };
-  for (const message of messages) {
-    const repair = message.deliveryCount > 1;
-    const envelope = decodeHits(message.data);
+  for (const { envelope, repair } of messages) {
     if (envelope.sentAt !== undefined) sentAt.push(envelope.sentAt);
     for (const k of envelope.keys) {
       const w = of(k.triggerId, k.ciId, repair);
@@ -218,7 +227,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
   /** One attempt: false when another owner wrote one of the keys first. */
   async function attempt(work: Map<string, KeyWork>, dirty: Map<string, Set<string>>): Promise<boolean> {
     const keys = [...work.keys()];
-    const stored = await keyed.get<PackedKeyState>(keys, cache);
+    const stored = await engineCall('keyed store', () => keyed.get<PackedKeyState>(keys, cache));
     const now = ctx.now();
     const rows: ProblemRow[] = [];
     const changes: JournalChange[] = [];
@@ -275,23 +284,27 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
       const pending = model.slices.problems.pendingCloses.get(pendingCloseKey(w.triggerId, w.ciId));
       if (w.closeAt !== undefined && pending && pending.at >= w.closeAt) changes.push({ key: pendingCloseKey(w.triggerId, w.ciId), value: null });
     }
-    const commented = await commentedRows(
-      analytics,
-      outside.map((o) => o.action),
-      (action) => outside.find((o) => o.action === action)?.version,
+    const commented = await engineCall('analytics store', () =>
+      commentedRows(
+        analytics,
+        outside.map((o) => o.action),
+        (action) => outside.find((o) => o.action === action)?.version,
+      ),
     );
     for (const row of commented) feed.push({ kind: 'commented', row, actionId: outside.find((o) => o.action.problemId === row.id)!.action.id });
     rows.push(...commented);
-    if (actionRows.length > 0) await analytics.insert('problem_actions', actionRows);
-    if (lateRows.length > 0) await analytics.insert('dead_letters', lateRows);
+    if (actionRows.length > 0) await engineCall('analytics store', () => analytics.insert('problem_actions', actionRows));
+    if (lateRows.length > 0) await engineCall('analytics store', () => analytics.insert('dead_letters', lateRows));
     const hits = hitRows(work);
-    if (hits.length > 0) await analytics.insert('trigger_hits', hits);
-    if (rows.length > 0) await analytics.insert('problems', rows);
-    await controlPlane.record(changes);
+    if (hits.length > 0) await engineCall('analytics store', () => analytics.insert('trigger_hits', hits));
+    if (rows.length > 0) await engineCall('analytics store', () => analytics.insert('problems', rows));
+    await engineCall('control-plane journal', () => controlPlane.record(changes));
     // Before the states: a crash after this publish computes the same message again, which the
     // bus takes as a duplicate; after them, the redelivery would see nothing new to announce.
-    if (feed.length > 0 || verdicts.length > 0) await bus.publish(PROBLEM_CHANGES_SUBJECT, encodeChanges({ changes: feed, verdicts }), { msgId: changesId(feed, verdicts) });
-    const put = writes.length > 0 ? await keyed.put(writes) : ({ ok: true } as const);
+    if (feed.length > 0 || verdicts.length > 0) {
+      await engineCall('bus', () => bus.publish(PROBLEM_CHANGES_SUBJECT, encodeChanges({ changes: feed, verdicts }), { msgId: changesId(feed, verdicts) }));
+    }
+    const put = writes.length > 0 ? await engineCall('keyed store', () => keyed.put(writes)) : ({ ok: true } as const);
     if (put.ok) {
       for (const w of writes) remember(w.key, w.expected + 1, w.value, next.get(w.key)!);
       metrics.problemHits.inc({ outcome: 'placed' }, placed);
@@ -314,32 +327,56 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     return false;
   }
 
+  /** Places a group's hits, closes and actions; throws when it cannot (the edge retries). */
+  async function place(messages: readonly Decoded[]): Promise<number[]> {
+    const { work, sentAt } = gather(messages);
+    const dirty = new Map<string, Set<string>>();
+    for (let i = 0; i < MAX_ATTEMPTS; i++) if (await attempt(work, dirty)) return sentAt;
+    throw fail('engine.unavailable', { engine: 'keyed store', reason: `problem keys still contended after ${MAX_ATTEMPTS} attempts` });
+  }
+
+  /**
+   * One group, through the consumer edge. A message that cannot be decoded is dead-lettered; when
+   * the group fails for another reason than an engine, its messages are placed one by one, so a
+   * poison message fails alone (and is dead-lettered after maxDeliveries) while the others of its
+   * partition and of every other partition go on.
+   */
   async function processGroup(messages: BusMessage[]): Promise<void> {
-    // A slow store must not look like a dead owner: keep the partitions while working on them.
-    const heartbeat = setInterval(() => {
-      for (const m of messages) m.working();
-    }, HITS_ACK_WAIT_MS / 3);
-    let sentAt: number[];
-    try {
-      const gathered = gather(messages);
-      const work = gathered.work;
-      sentAt = gathered.sentAt;
-      const dirty = new Map<string, Set<string>>();
-      let done = false;
-      for (let i = 0; i < MAX_ATTEMPTS && !done; i++) done = await attempt(work, dirty);
-      if (!done) throw new Error(`problem keys still contended after ${MAX_ATTEMPTS} attempts`);
-    } catch (error) {
-      log.error({ err: error, messages: messages.length }, 'processing trigger hits failed; they will be redelivered');
-      for (const m of messages) m.nak(RETRY_MS);
-      return;
-    } finally {
-      clearInterval(heartbeat);
-    }
-    for (const m of messages) m.ack();
+    const sentAt: number[] = [];
+    await edge(messages, async (batch) => {
+      const outcomes: Outcome[] = batch.map(() => ok);
+      const decoded: Array<Decoded & { index: number }> = [];
+      batch.forEach((m, index) => {
+        try {
+          decoded.push({ envelope: decodeHits(m.data), repair: m.deliveryCount > 1, index });
+        } catch (error) {
+          outcomes[index] = deadLetter(`not a hits message: ${(error as Error).message}`);
+        }
+      });
+      try {
+        sentAt.push(...(await place(decoded)));
+      } catch (error) {
+        if (isTransient(error) || decoded.length === 1) {
+          log.error({ err: error, messages: decoded.length }, 'placing trigger hits failed; they will be delivered again');
+          for (const d of decoded) outcomes[d.index] = outcomeOfError(error, RETRY_MS);
+          return outcomes;
+        }
+        log.warn({ err: error, messages: decoded.length }, 'a group of trigger hits failed; placing its messages one by one');
+        for (const d of decoded) {
+          try {
+            sentAt.push(...(await place([d])));
+          } catch (alone) {
+            outcomes[d.index] = outcomeOfError(alone, RETRY_MS);
+          }
+        }
+      }
+      return outcomes;
+    });
     const placedAt = ctx.now();
     for (const at of sentAt) metrics.problemLag.observe(Math.max(0, placedAt - at) / 1000);
   }
 
+  const edge = createConsumerEdge({ consumer: 'problem-stage', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: HITS_ACK_WAIT_MS / 3 }, { analytics, metrics, logger, now: ctx.now });
   const runGroup = createGroupRunner<BusMessage>(
     (group) => processGroup(group),
     (err) => log.error({ err }, 'the problem stage failed unexpectedly'),

@@ -22,6 +22,8 @@ export interface Config {
   keyedStore: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
   /** Partitions of the keyed problem stage: fixed per installation (changing it moves keys). */
   problemPartitions: number;
+  /** Deliveries after which a bus message that still fails is dead-lettered (consumer-edge.ts). */
+  maxDeliveries: number;
   /** Nice value of the process's threads besides the event loop's (0: left as they are). */
   helperThreadNiceness: number;
 }
@@ -42,6 +44,7 @@ const integerVariables = new Set<string>([
   'OPS_PUBLISH_TIMEOUT_MS',
   'OPS_SLA_THREADS',
   'OPS_PROBLEM_PARTITIONS',
+  'OPS_MAX_DELIVERIES',
   'OPS_HELPER_THREAD_NICENESS',
 ]);
 const checkEnv = Compile(EnvSchema);
@@ -91,6 +94,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     journal: env.REDIS_URL ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' } : { kind: 'lmdb', path: resolve(dataDir, 'control') },
     keyedStore: env.REDIS_URL ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' } : { kind: 'lmdb', path: resolve(dataDir, 'problems') },
     problemPartitions: env.OPS_PROBLEM_PARTITIONS ?? 16,
+    maxDeliveries: env.OPS_MAX_DELIVERIES ?? 5,
     helperThreadNiceness: env.OPS_HELPER_THREAD_NICENESS ?? 10,
   };
 }

@@ -239,6 +239,7 @@ export const ERROR_CATALOGUE = {
   'calendar_feed.too_many': { kind: 'conflict', message: 'You have {limit} active calendar feeds, the most allowed; revoke one first' },
 
   // The platform itself.
+  'engine.unavailable': { kind: 'unavailable', message: 'The {engine} did not answer: {reason}' },
   'control_plane.busy': { kind: 'unavailable', message: 'The control plane is too busy to take this change now; retry' },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -28,6 +28,8 @@ export interface Metrics {
   readonly problemTransitions: Counter;
   /** From a hits message's publication to its hits being placed. */
   readonly problemLag: Histogram;
+  /** Every bus consumer's edge (consumer-edge.ts): what became of each message, and the dead letters. */
+  readonly consumerOutcomes: Counter<'consumer' | 'outcome'>;
   /** SLA report jobs: the whole job by outcome, and its phases when it finished. */
   readonly slaJobDuration: Histogram<'outcome'>;
   readonly slaJobPhaseDuration: Histogram<'phase'>;
@@ -98,6 +100,12 @@ export function createMetrics(): Metrics {
       name: 'ops_problem_stage_hits_total',
       help: 'Trigger hits taken by the problem stage, by outcome (placed, known, too_late)',
       labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    consumerOutcomes: new Counter({
+      name: 'ops_consumer_messages_total',
+      help: 'Bus messages settled by a consumer edge, by consumer and outcome (ok, retry, dead_letter, drop)',
+      labelNames: ['consumer', 'outcome'],
       registers: [registry],
     }),
     problemConflicts: new Counter({
