@@ -271,7 +271,8 @@ export function thin(hits: Hit[], budget: number, maxGrainMs: number): Hit[] {
       const hit = out[i]!;
       const prev = out[i - 1];
       const next = out[i + 1];
-      const inRun = thinnable(hit) && prev !== undefined && next !== undefined && thinnable(prev) && thinnable(next) && prev.priority === hit.priority && next.priority === hit.priority;
+      const inRun =
+        thinnable(hit) && prev !== undefined && next !== undefined && thinnable(prev) && thinnable(next) && prev.priority === hit.priority && next.priority === hit.priority;
       // Inside a run, a hit stays only a grain after the last one kept.
       if (inRun && hit.ts - kept[kept.length - 1]!.ts < grain) continue;
       kept.push(hit);

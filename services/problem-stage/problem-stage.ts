@@ -376,7 +376,10 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     for (const at of sentAt) metrics.problemLag.observe(Math.max(0, placedAt - at) / 1000);
   }
 
-  const edge = createConsumerEdge({ consumer: 'problem-stage', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: HITS_ACK_WAIT_MS / 3 }, { analytics, metrics, logger, now: ctx.now });
+  const edge = createConsumerEdge(
+    { consumer: 'problem-stage', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: HITS_ACK_WAIT_MS / 3 },
+    { analytics, metrics, logger, now: ctx.now },
+  );
   const runGroup = createGroupRunner<BusMessage>(
     (group) => processGroup(group),
     (err) => log.error({ err }, 'the problem stage failed unexpectedly'),

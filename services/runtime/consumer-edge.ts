@@ -66,7 +66,10 @@ export type Step = (messages: BusMessage[]) => Promise<Outcome[]>;
 
 /** Where a message is kept once dead-lettered (0001_events.sql `dead_letters`). */
 function deadLetterRow(consumer: string, message: BusMessage, reason: string, now: number) {
-  const id = createHash('sha256').update(`${consumer}\n${message.subject}\n${message.msgId ?? ''}\n`).update(message.data).digest('hex');
+  const id = createHash('sha256')
+    .update(`${consumer}\n${message.subject}\n${message.msgId ?? ''}\n`)
+    .update(message.data)
+    .digest('hex');
   return {
     id: `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`,
     stream_id: 0,

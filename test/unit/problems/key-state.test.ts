@@ -159,7 +159,11 @@ t.test('issue #34: 300 firing records over 5 minutes, then a resolve dated 10 s 
   const late = apply(open, [{ id: 'ok', ts: at(0) + 10_000, resolve: true, priority: 2, incidents: [] }], FACTS);
   t.equal(late.tooLate, 0, 'not too late');
   const spans = spansToWrite(stateOf(t, late));
-  t.same(spans[0], { id: idOf('down-000'), start: at(0), end: at(0) + 10_000, lastEventAt: at(0) + 10_000, priority: 2, incidents: [] }, 'closed at the resolve (the record of the same date sorts first by its id)');
+  t.same(
+    spans[0],
+    { id: idOf('down-000'), start: at(0), end: at(0) + 10_000, lastEventAt: at(0) + 10_000, priority: 2, incidents: [] },
+    'closed at the resolve (the record of the same date sorts first by its id)',
+  );
   t.equal(spans[1]?.start, at(0) + 11_000, 'the records after it open the next problem');
 });
 

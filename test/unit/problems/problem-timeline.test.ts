@@ -188,28 +188,31 @@ t.test('late data by time: a key keeps every hit of its window, however many, an
   );
 });
 
-t.test('over its budget a key thins runs of alike firing hits, a grain apart, keeping each run’s ends, resolves and hits naming incidents; its problems stay the same', async (t) => {
-  const limits = { lateWindowMs: 60 * MIN, maxHits: 50 };
-  // Two runs of 100 hits a quarter second apart, a resolve between, an incident in the second run.
-  const first = Array.from({ length: 100 }, (_, i) => ({ ...opening(`a${String(i).padStart(3, '0')}`, 0), ts: at(0) + i * 250 }));
-  const second = Array.from({ length: 100 }, (_, i) => ({ ...opening(`b${String(i).padStart(3, '0')}`, 0, i === 50 ? [ref('INC-9')] : []), ts: at(1) + i * 250 }));
-  const all = [...first, { ...resolving('r', 0), ts: at(0) + 30_000 }, ...second];
-  const whole = place([all], WIDE);
-  const out = place([all], limits);
-  t.ok(out.timeline.hits.length <= 50, `within the budget: ${out.timeline.hits.length} hits`);
-  t.equal(out.timeline.settledUntil, null, 'nothing folded');
-  const ids = new Set(out.timeline.hits.map((h) => h.id));
-  for (const kept of ['a000', 'a099', 'r', 'b000', 'b050', 'b099']) t.ok(ids.has(kept), `${kept} kept`);
-  t.same(problemsOf(out.timeline, TRIGGER, CI), problemsOf(whole.timeline, TRIGGER, CI), 'the same problems as with every hit');
-  const run = out.timeline.hits.filter((h) => h.id.startsWith('a'));
-  const gaps = run.slice(1, -1).map((h, i) => h.ts - run[i]!.ts);
-  t.ok(gaps.length > 0 && gaps.every((g) => g >= 1000), `inside a run, kept hits are a grain or more apart (but for the last): ${gaps.join(', ')}`);
-  const split = placeHits(out.timeline, [{ ...resolving('late', 0), ts: at(0) + 10_100 }], TRIGGER, CI, limits);
-  t.equal(split.tooLate, 0);
-  const [closed, reopened] = split.problems;
-  t.same([closed!.start, closed!.end], [at(0), at(0) + 10_100], 'a late resolve is placed at its own date');
-  t.ok(reopened!.start - (at(0) + 10_250) < 4000, 'the problem after it starts within a grain of the record that opened it');
-});
+t.test(
+  'over its budget a key thins runs of alike firing hits, a grain apart, keeping each run’s ends, resolves and hits naming incidents; its problems stay the same',
+  async (t) => {
+    const limits = { lateWindowMs: 60 * MIN, maxHits: 50 };
+    // Two runs of 100 hits a quarter second apart, a resolve between, an incident in the second run.
+    const first = Array.from({ length: 100 }, (_, i) => ({ ...opening(`a${String(i).padStart(3, '0')}`, 0), ts: at(0) + i * 250 }));
+    const second = Array.from({ length: 100 }, (_, i) => ({ ...opening(`b${String(i).padStart(3, '0')}`, 0, i === 50 ? [ref('INC-9')] : []), ts: at(1) + i * 250 }));
+    const all = [...first, { ...resolving('r', 0), ts: at(0) + 30_000 }, ...second];
+    const whole = place([all], WIDE);
+    const out = place([all], limits);
+    t.ok(out.timeline.hits.length <= 50, `within the budget: ${out.timeline.hits.length} hits`);
+    t.equal(out.timeline.settledUntil, null, 'nothing folded');
+    const ids = new Set(out.timeline.hits.map((h) => h.id));
+    for (const kept of ['a000', 'a099', 'r', 'b000', 'b050', 'b099']) t.ok(ids.has(kept), `${kept} kept`);
+    t.same(problemsOf(out.timeline, TRIGGER, CI), problemsOf(whole.timeline, TRIGGER, CI), 'the same problems as with every hit');
+    const run = out.timeline.hits.filter((h) => h.id.startsWith('a'));
+    const gaps = run.slice(1, -1).map((h, i) => h.ts - run[i]!.ts);
+    t.ok(gaps.length > 0 && gaps.every((g) => g >= 1000), `inside a run, kept hits are a grain or more apart (but for the last): ${gaps.join(', ')}`);
+    const split = placeHits(out.timeline, [{ ...resolving('late', 0), ts: at(0) + 10_100 }], TRIGGER, CI, limits);
+    t.equal(split.tooLate, 0);
+    const [closed, reopened] = split.problems;
+    t.same([closed!.start, closed!.end], [at(0), at(0) + 10_100], 'a late resolve is placed at its own date');
+    t.ok(reopened!.start - (at(0) + 10_250) < 4000, 'the problem after it starts within a grain of the record that opened it');
+  },
+);
 
 t.test('over its budget with hits too varied to thin, the oldest fold; hits sharing the cut’s date stay together', async (t) => {
   const limits = { lateWindowMs: 24 * 60 * MIN, maxHits: 3 };
