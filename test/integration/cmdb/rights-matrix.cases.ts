@@ -10,6 +10,7 @@ import type { Answer } from '../../support/http.js';
 import { CIS, READ, WRITE } from './cmdb-kit.js';
 
 export const MAINT = '/api/public/sm/v1/rsm-maintenance';
+const PROBLEMS = '/api/public/sm/v1/problems';
 const HOUR = 3_600_000;
 
 /**
@@ -340,6 +341,23 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`GET ${MAINT}/calendar-feeds`]: { why: "the caller's own calendar feeds" },
   [`DELETE ${MAINT}/calendar-feeds/:id`]: { why: "revokes one of the caller's feeds (an admin: anyone's); no CI is named" },
   [`GET ${MAINT}/calendar.ics`]: { why: "authorised by a feed token, not a bearer token; shows the modes the list (#1) shows the feed's owner, tested in calendar-feed.test.ts" },
+  // Issue #30: problems are CI-scoped, but as a filter: the list shows the problems of the CIs the
+  // caller may basic-read, one problem by id answers 404 when it may not, acting needs write on the
+  // CI (403). Their cases need problems made by records, so they live in problems-api.cases.ts
+  // ("a user sees exactly the problems of the subtree it was granted", "acting needs write") and
+  // problems-stream.cases.ts ("the caller's rights at each event").
+  [`GET ${PROBLEMS}`]: { why: 'filtered by basic-read on each problem’s CI (problems-api.cases.ts)' },
+  [`GET ${PROBLEMS}/stream`]: { why: 'filtered by basic-read on each change’s CI, at each event (problems-stream.cases.ts)' },
+  [`GET ${PROBLEMS}/:id`]: { why: '404 without basic-read on the problem’s CI (problems-api.cases.ts)' },
+  [`POST ${PROBLEMS}/:id/acknowledge`]: { why: '403 without write on the problem’s CI (problems-api.cases.ts)' },
+  [`POST ${PROBLEMS}/:id/unacknowledge`]: { why: '403 without write on the problem’s CI (problems-api.cases.ts)' },
+  [`POST ${PROBLEMS}/:id/resolve`]: { why: 'write on the problem’s CI, as acknowledge (problems-api.cases.ts)' },
+  [`POST ${PROBLEMS}/:id/comments`]: { why: '403 without write on the problem’s CI (problems-api.cases.ts)' },
+  [`POST ${PROBLEMS}/acknowledge`]: { why: 'takes only the problems on CIs the caller may change (problems-api.cases.ts)' },
+  // Issue #30: a stream's events need the platform right base-system.streams.read (stream-events.test.ts).
+  [`GET ${CL}/streams/:id/events`]: { why: 'platform right base-system.streams.read; no CI is named' },
+  [`GET ${CL}/streams/:id/events/stream`]: { why: 'platform right base-system.streams.read; no CI is named' },
+  [`GET ${CL}/streams/:id/dead-letters`]: { why: 'platform right base-system.streams.read; no CI is named' },
   [`GET ${A}/me`]: { why: "the caller's own user and workgroups" },
   [`GET ${A}/users`]: ADMIN_ONLY,
   [`POST ${A}/users`]: ADMIN_ONLY,
