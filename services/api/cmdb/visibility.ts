@@ -7,10 +7,16 @@ import type { PlatformModel } from '../../control-plane/slices.js';
 
 const MAX_CACHED_SUBJECTS = 256;
 
-export function createVisibility(model: PlatformModel): (subject: Subject) => (ciId: number) => boolean {
-  const cache = new Map<string, { revision: number; levels: Map<number, Level> }>();
-  return (subject) => {
-    if (subject.admin) return () => true;
+export interface Visibility {
+  /** Whether the subject may see a CI (at least basic-read). */
+  (subject: Subject): (ciId: number) => boolean;
+  /** Every CI the subject may see, computed once per model revision (a SQL filter's list). */
+  ids(subject: Subject): ReadonlySet<number>;
+}
+
+export function createVisibility(model: PlatformModel): Visibility {
+  const cache = new Map<string, { revision: number; levels: Map<number, Level>; ids?: Set<number> }>();
+  const entryOf = (subject: Subject) => {
     const key = [...subject.workGroupIds].sort((a, b) => a - b).join(',');
     let entry = cache.get(key);
     if (!entry || entry.revision !== model.revision) {
@@ -18,7 +24,21 @@ export function createVisibility(model: PlatformModel): (subject: Subject) => (c
       if (cache.size >= MAX_CACHED_SUBJECTS) cache.delete(cache.keys().next().value!);
       cache.set(key, entry);
     }
-    const levels = entry.levels;
-    return (ciId) => canBasicRead(levels.get(ciId) ?? 0);
+    return entry;
   };
+  const visibility = (subject: Subject) => {
+    if (subject.admin) return () => true;
+    const levels = entryOf(subject).levels;
+    return (ciId: number) => canBasicRead(levels.get(ciId) ?? 0);
+  };
+  visibility.ids = (subject: Subject): ReadonlySet<number> => {
+    if (subject.admin) return new Set(model.slices.cmdb.cis.keys());
+    const entry = entryOf(subject);
+    if (!entry.ids) {
+      entry.ids = new Set<number>();
+      for (const [id, level] of entry.levels) if (canBasicRead(level)) entry.ids.add(id);
+    }
+    return entry.ids;
+  };
+  return visibility;
 }

@@ -19,6 +19,7 @@ export function matchesProblem(f: RowFacts, filter: ProblemFilter, scope: Proble
   if (filter.state === 'open' && end !== null) return false;
   if (filter.state === 'closed' && end === null) return false;
   if (scope.cis && !scope.cis.has(row.ci_id)) return false;
+  if (scope.visible && !scope.visible(row.ci_id)) return false;
   if (scope.excluded?.has(row.ci_id)) return false;
   if (filter.triggerIds && !filter.triggerIds.includes(row.trigger_id)) return false;
   if (filter.priorities && !filter.priorities.includes(row.priority)) return false;

@@ -51,7 +51,7 @@ export function openPage(open: OpenProblems, filter: ProblemFilter, scope: Probl
 
 /** A page of any problems, from the store. */
 export async function storedPage(analytics: AnalyticsStore, filter: ProblemFilter, scope: ProblemScope, now: number): Promise<Page> {
-  if (scope.cis?.size === 0) return { rows: [], nextCursor: null, ...(filter.withTotal ? { total: 0 } : {}) };
+  if ((scope.cis ?? scope.visibleIds?.())?.size === 0) return { rows: [], nextCursor: null, ...(filter.withTotal ? { total: 0 } : {}) };
   const query = problemPageQuery(filter, scope, now, filter.cursor);
   const [raw, total] = await Promise.all([
     analytics.query<Record<string, unknown>>(query.sql, query.params),

@@ -9,8 +9,12 @@ import type { PlatformModel } from '../../control-plane/slices.js';
 import type { ProblemFilter } from './problem-filter.js';
 
 export interface ProblemScope {
-  /** The CIs the problems must be on; undefined: any CI (an admin without a CI filter). */
+  /** The CIs asked for (with their descendants, among those the caller may see); undefined: any. */
   cis?: ReadonlySet<number>;
+  /** The caller's sight, when not an admin's: a problem's CI must pass it. */
+  visible?: (ciId: number) => boolean;
+  /** The same as a list, for a SQL filter (computed once per caller and model revision). */
+  visibleIds?: () => ReadonlySet<number>;
   /** CIs whose problems are left out (inMaintenance=false: those covered now). */
   excluded?: ReadonlySet<number>;
   /** CIs whose name holds the search text (a problem matches by its trigger's name or these). */
@@ -18,29 +22,32 @@ export interface ProblemScope {
   now: number;
 }
 
-/** `visible`: the caller's basic-read test, undefined for an admin. */
-export function resolveScope(model: PlatformModel, filter: ProblemFilter, visible: ((ciId: number) => boolean) | undefined, now: number): ProblemScope {
+/** What the caller may see, when it is not an admin: a test per CI and the list of them. */
+export interface Sight {
+  visible: (ciId: number) => boolean;
+  ids: () => ReadonlySet<number>;
+}
+
+/** `sight`: undefined for an admin. */
+export function resolveScope(model: PlatformModel, filter: ProblemFilter, sight: Sight | undefined, now: number): ProblemScope {
   const { cmdb } = model.slices;
   let cis: Set<number> | undefined;
   if (filter.configItemIds) {
     cis = new Set<number>();
     for (const id of filter.configItemIds) {
+      if (sight && !sight.visible(id)) continue;
       cis.add(id);
-      if (filter.withDescendants && cmdb.cis.has(id)) for (const d of cmdb.descendants(id)) cis.add(d);
-    }
-  }
-  if (visible) {
-    if (cis) {
-      for (const id of cis) if (!visible(id)) cis.delete(id);
-    } else {
-      cis = new Set<number>();
-      for (const id of cmdb.cis.keys()) if (visible(id)) cis.add(id);
+      if (filter.withDescendants && cmdb.cis.has(id)) for (const d of cmdb.descendants(id)) if (!sight || sight.visible(d)) cis.add(d);
     }
   }
   const scope: ProblemScope = { now };
+  if (sight) {
+    scope.visible = sight.visible;
+    scope.visibleIds = sight.ids;
+  }
   if (filter.inMaintenance !== undefined) {
     const covered = new Set<number>();
-    for (const id of cis ?? cmdb.cis.keys()) if (modesCovering(model, id, now).length > 0) covered.add(id);
+    for (const id of cis ?? sight?.ids() ?? cmdb.cis.keys()) if (modesCovering(model, id, now).length > 0) covered.add(id);
     if (filter.inMaintenance) cis = covered;
     else scope.excluded = covered;
   }

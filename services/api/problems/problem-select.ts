@@ -25,9 +25,11 @@ export function problemConditions(filter: ProblemFilter, scope: ProblemScope): {
   const params: Record<string, unknown> = {};
   if (filter.state === 'open') where.push('p.date_end IS NULL');
   if (filter.state === 'closed') where.push('p.date_end IS NOT NULL');
-  if (scope.cis) {
+  // The CIs asked for are among those the caller may see already; without them, the caller's sight.
+  const cis = scope.cis ?? scope.visibleIds?.();
+  if (cis) {
     where.push('p.ci_id IN {cis:Array(UInt64)}');
-    params['cis'] = [...scope.cis];
+    params['cis'] = [...cis];
   }
   if (scope.excluded && scope.excluded.size > 0) {
     where.push('p.ci_id NOT IN {excluded:Array(UInt64)}');

@@ -109,7 +109,7 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
         const filter = parseProblemFilter(req.query as ParamSource);
         const now = filter.cursor?.now ?? deps.now();
         const subject = principal(req).subject;
-        const scope = resolveScope(model, filter, subject.admin ? undefined : visibleTo(subject), now);
+        const scope = resolveScope(model, filter, subject.admin ? undefined : { visible: visibleTo(subject), ids: () => visibleTo.ids(subject) }, now);
         const page = filter.state === 'open' && feed.open.loaded ? openPage(feed.open, filter, scope, now) : await storedPage(deps.analytics, filter, scope, now);
         return json(200, {
           items: page.rows.map((f) => problemItem(model, f, now)),
@@ -181,7 +181,8 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
         const now = deps.now();
         const p = principal(req);
         const writable = (ciId: number) => canWrite(levelOn(model.slices.cmdb, p.subject, ciId));
-        const scope = resolveScope(model, filter, p.subject.admin ? undefined : writable, now);
+        const sight = { visible: writable, ids: () => new Set([...model.slices.cmdb.cis.keys()].filter(writable)) };
+        const scope = resolveScope(model, filter, p.subject.admin ? undefined : sight, now);
         const page = feed.open.loaded ? openPage(feed.open, filter, scope, now) : await storedPage(deps.analytics, filter, scope, now);
         const matched = page.total ?? page.rows.length;
         if (matched > bulkLimit) throw fail('problem.bulk_too_many', { matched, limit: bulkLimit });

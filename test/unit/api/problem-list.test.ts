@@ -255,8 +255,11 @@ t.test('resolveScope: configItemIds, with their descendants when asked (an unkno
 t.test('resolveScope: a visibility function keeps only the CIs the caller may see, of those asked or of all', async (t) => {
   const model = buildModel({ 1: null, 2: 1, 3: 2, 4: null }, []);
   const visible = (id: number) => id !== 3;
-  t.same(resolveScope(model, parse('configItemIds=1&withDescendants=true'), visible, NOW).cis, new Set([1, 2]));
-  t.same(resolveScope(model, parse(''), visible, NOW).cis, new Set([1, 2, 4]));
+  const sight = { visible, ids: () => new Set([1, 2, 4]) };
+  t.same(resolveScope(model, parse('configItemIds=1&withDescendants=true'), sight, NOW).cis, new Set([1, 2]));
+  const all = resolveScope(model, parse(''), sight, NOW);
+  t.equal(all.cis, undefined, 'no CI filter of its own');
+  t.same([all.visible === visible, all.visibleIds?.()], [true, new Set([1, 2, 4])], "the caller's sight, as a test and as a list");
 });
 
 t.test('resolveScope: inMaintenance=true keeps only CIs under maintenance now; false excludes them', async (t) => {
