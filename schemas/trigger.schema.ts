@@ -15,7 +15,15 @@ export const Condition = Type.Union([
   Type.Object({ field: FieldPath, op: Type.Literal('equals'), value: Scalar }, { additionalProperties: false }),
   Type.Object({ field: FieldPath, op: Type.Literal('in'), values: Type.Array(Scalar, { minItems: 1 }) }, { additionalProperties: false }),
   Type.Object(
-    { field: FieldPath, op: Type.Literal('regex'), pattern: Type.String({ minLength: 1, description: 'JavaScript regular expression, tested on the field as text' }) },
+    {
+      field: FieldPath,
+      op: Type.Literal('regex'),
+      pattern: Type.String({
+        minLength: 1,
+        description:
+          'RE2 regular expression (no backreferences or lookaround), matched in linear time on the field as text, on its first 262 144 ÷ (compiled size) characters (at most 65 536); at most 1 000 characters and 512 compiled instructions',
+      }),
+    },
     { additionalProperties: false },
   ),
   Type.Object({ field: FieldPath, op: Type.Literal('exists') }, { additionalProperties: false }),

@@ -3,7 +3,8 @@
  *
  * - VCALENDAR with VERSION, PRODID, CALSCALE and X-WR-CALNAME; one VTIMEZONE per zone a
  *   recurring mode uses, built from the server's own offsets (vtimezone.ts) from the earliest
- *   start of the modes in that zone to the horizon (now + 2 years by default), its last two
+ *   start of the modes in that zone, or the horizon's start if later, to the horizon's end
+ *   (now ± 2 years by default), its last two
  *   changes as yearly rules when the zone keeps them; one VEVENT per mode.
  * - A one-off mode: DTSTART and DTEND in UTC. A canceled mode stays, with STATUS:CANCELLED, so a
  *   client that saw it removes it. DTSTAMP and LAST-MODIFIED are the mode's last change (a feed
@@ -19,6 +20,13 @@
  *   TZID wall times where the wall time exists once, else in UTC. That is done for the first
  *   occurrence and for those within the horizon either side of now; outside it a client applies
  *   its own reading on change days (an hour off at most, on those days only).
+ * - The work is bounded by that horizon (issue #34), never by a mode's dates: the changes looked
+ *   at are those within the horizon (two years either side of now by default), the occurrences
+ *   around each those starting at most 31 days (MAX_OCCURRENCE_MS, the longest occurrence a
+ *   recurring mode may have) before it, and the VTIMEZONE covers the horizon only (past its
+ *   end a zone's last yearly rules apply; before its start, for a mode that began earlier, its
+ *   first observance). A mode saved before the 31-day limit, with a first occurrence of years,
+ *   or one that began decades ago, renders in the time of any other.
  * - The RRULE as the mode gives it, except: a date UNTIL becomes the UTC end of that local day
  *   (RFC 5545 requires UTC beside a DTSTART with TZID); an occurrence left out as empty
  *   (recurrence.ts) is an EXDATE; a dateStart that is not a date of the rule is added as an RDATE,
@@ -30,7 +38,7 @@ import ICAL from 'ical.js';
 import { DAY_MS, toWallClockMs, wallToUtc, zoneOffsetMs } from '../sla/time-zone.js';
 import type { Interval } from '../sla/sla.types.js';
 import { formatRule, LAST_DAY } from './recurrence-rule.js';
-import { compileRecurrence, type Instance, type RecurrenceInput, type RecurringSeries } from './recurrence.js';
+import { compileRecurrence, type Instance, MAX_OCCURRENCE_MS, type RecurrenceInput, type RecurringSeries } from './recurrence.js';
 import { buildVtimezone, floatingTime } from './vtimezone.js';
 
 export interface CalendarEvent {
@@ -132,7 +140,9 @@ function fileRule(series: RecurringSeries): string {
 function occurrencesNearChanges(series: RecurringSeries, changes: readonly number[], from: number, to: number): Instance[] {
   const byNominal = new Map<number, Instance>();
   for (const i of series.instancesOnDays(series.startDay, series.startDay)) byNominal.set(i.nominal, i);
-  const spanDays = Math.ceil(series.span / DAY_MS);
+  // Bounded by the longest occurrence a recurring mode may have (recurrence-check.ts): a mode
+  // saved before that limit, with a span of years, costs what a 31-day one costs.
+  const spanDays = Math.ceil(Math.min(series.span, MAX_OCCURRENCE_MS) / DAY_MS);
   for (const change of changes) {
     if (change < from || change >= to) continue;
     const day = Math.floor(toWallClockMs(change, series.timeZone) / DAY_MS);
@@ -147,7 +157,7 @@ function recurringEvents(event: CalendarEvent, series: RecurringSeries, changes:
   const master = new ICAL.Component('vevent');
   describe(master, event);
   master.addPropertyWithValue('dtstart', floatingTime(startWall)).setParameter('tzid', timeZone);
-  const near = occurrencesNearChanges(series, changes, window.start, Math.max(window.end, event.end));
+  const near = occurrencesNearChanges(series, changes, window.start, window.end);
   const first = near[0]!;
   if (isPlain(first, span, timeZone)) master.addPropertyWithValue('dtend', floatingTime(startWall + span)).setParameter('tzid', timeZone);
   else master.addPropertyWithValue('duration', ICAL.Duration.fromSeconds(Math.round(span / 1000)));
@@ -222,9 +232,10 @@ export function renderCalendar(events: readonly CalendarEvent[], options: Calend
   const ranges = new Map<string, { from: number; to: number }>();
   for (const { event, series } of compiled) {
     if (series === null) continue;
-    const range = ranges.get(series.timeZone) ?? { from: event.start, to: horizonEnd };
-    range.from = Math.min(range.from, event.start);
-    range.to = Math.max(range.to, event.end);
+    const from = Math.max(event.start, window.start);
+    const range = ranges.get(series.timeZone) ?? { from, to: horizonEnd };
+    range.from = Math.min(range.from, from);
+    range.to = Math.max(range.to, Math.min(event.end, horizonEnd));
     ranges.set(series.timeZone, range);
   }
   const changes = new Map<string, number[]>();

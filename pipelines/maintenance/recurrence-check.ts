@@ -4,7 +4,7 @@
  */
 import type { FieldError } from '../../services/runtime/errors.js';
 import { DAY_MS, isTimeZone, isoDate, toWallClockMs } from '../sla/time-zone.js';
-import { LAST_DAY, parseLocalDate, parseRule, ruleDates, weekdayCode, weekdayOf } from './recurrence-rule.js';
+import { LAST_DAY, parseLocalDate, parseRule, type Rule, ruleDates, weekdayCode, weekdayOf } from './recurrence-rule.js';
 
 /** A recurrence as a mode carries it (issue #17). */
 export interface RecurrenceInput {
@@ -84,4 +84,37 @@ export function checkRecurrenceStart(input: RecurrenceInput, dateStart: number, 
     errors.push({ path: `${path}/rule`, message: 'UNTIL is before dateStart' });
   }
   return errors;
+}
+
+/**
+ * How long one occurrence of a recurring mode may last (issue #34): no longer than the rule's
+ * period — FREQ=DAILY n days, WEEKLY 7n days, MONTHLY 28n days (its shortest months) — and never
+ * longer than MAX_OCCURRENCE_MS. What an occurrence costs to find (a calendar feed, a coverage
+ * look-up reaches back one span) then stays within a few periods, whatever the mode says.
+ */
+export const MAX_OCCURRENCE_MS = 31 * DAY_MS;
+
+export function rulePeriodMs(rule: Rule): number {
+  const days = rule.freq === 'DAILY' ? 1 : rule.freq === 'WEEKLY' ? 7 : 28;
+  return days * rule.interval * DAY_MS;
+}
+
+/** A span as people read it: hours up to two days, days beyond. */
+export const spanText = (ms: number): string => (ms < 2 * DAY_MS ? `${+(ms / 3_600_000).toFixed(2)} h` : `${+(ms / DAY_MS).toFixed(2)} days`);
+
+/**
+ * What is wrong with a recurring mode's first occurrence [start, end) — longer than the rule's
+ * period or than MAX_OCCURRENCE_MS — or null. The span is the wall-clock one every occurrence
+ * keeps (recurrence.ts), so a daily 24-hour window across a clock change is one period.
+ */
+export function occurrenceSpanProblem(input: RecurrenceInput, start: number, end: number): { span: string; limit: string; why: string } | null {
+  const { rule } = parseRule(input.rule);
+  if (rule === undefined || zoneError(input.timeZone) !== null) return null;
+  const wallSpan = toWallClockMs(end, input.timeZone) - toWallClockMs(start, input.timeZone);
+  const span = wallSpan > 0 ? wallSpan : end - start;
+  const period = rulePeriodMs(rule);
+  if (span <= Math.min(period, MAX_OCCURRENCE_MS)) return null;
+  return period <= MAX_OCCURRENCE_MS
+    ? { span: spanText(span), limit: spanText(period), why: `the rule's period, FREQ=${rule.freq}${rule.interval > 1 ? `;INTERVAL=${rule.interval}` : ''}` }
+    : { span: spanText(span), limit: spanText(MAX_OCCURRENCE_MS), why: 'the limit for every recurring mode' };
 }

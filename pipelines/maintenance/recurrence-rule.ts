@@ -208,6 +208,41 @@ const MAX_YEAR_DATES = 4096;
 /** A scan gives up after this many years in a row without a date (a rule that no longer matches). */
 export const MAX_EMPTY_YEARS = 1000;
 
+const NO_DATES: readonly number[] = Object.freeze([]);
+const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * At most how many dates a month holds under a MONTHLY rule, by arithmetic alone: 0 when it is
+ * out of the INTERVAL's phase, too short for a BYMONTHDAY (or DTSTART's day of month), without
+ * as many of a weekday as an ordinal BYDAY asks (5SU: five Sundays), or without as many days as
+ * a BYSETPOS counts. An upper bound: 0 is certain, the dates themselves come from ical.js.
+ */
+export function monthlyDatesAtMost(rule: Rule, startDay: number, year: number, month: number): number {
+  if (mod(year * 12 + month - 1 - monthIndexOf(startDay), rule.interval) !== 0) return 0;
+  const length = daysInMonth(year, month);
+  const monthDays = rule.byMonthDay.length > 0 ? rule.byMonthDay : rule.byDay.length === 0 ? [new Date(startDay * DAY_MS).getUTCDate()] : [];
+  if (monthDays.length > 0) return monthDays.filter((d) => Math.abs(d) <= length).length;
+  const firstWeekday = weekdayOf(dayOf(year, month, 1));
+  const countOf = (weekday: number): number => 4 + (mod(weekday - firstWeekday, 7) < length - 28 ? 1 : 0);
+  const plain = rule.byDay.filter((d) => d.ordinal === 0).reduce((n, d) => n + countOf(d.weekday), 0);
+  if (rule.bySetPos.length > 0) return rule.bySetPos.filter((p) => Math.abs(p) <= plain).length;
+  return plain + rule.byDay.filter((d) => d.ordinal !== 0 && Math.abs(d.ordinal) <= countOf(d.weekday)).length;
+}
+
+/**
+ * The last month of `year` that may hold a date of a MONTHLY rule and how many at most; null
+ * when none may. Only the months in the INTERVAL's phase are looked at (one a year for
+ * INTERVAL=12, none in most years for INTERVAL=99).
+ */
+function monthlyYearPlan(rule: Rule, startDay: number, month0: number, year: number): { lastMonth: number; lastMonthDates: number; seen: number } | null {
+  const lastInPhase = 12 - mod(year * 12 + 11 - month0, rule.interval);
+  for (let month = lastInPhase; month >= 1; month -= rule.interval) {
+    const most = monthlyDatesAtMost(rule, startDay, year, month);
+    if (most > 0) return { lastMonth: month, lastMonthDates: most, seen: 0 };
+  }
+  return null;
+}
+
 /**
  * The rule's dates, without COUNT and UNTIL, for a series whose first date is `startDay`. The
  * returned scan(from, to, visit) visits each rule date d with from ≤ d ≤ to (days) in order.
@@ -220,6 +255,7 @@ export const MAX_EMPTY_YEARS = 1000;
 export function ruleDates(rule: Rule, startDay: number): (from: number, to: number, visit: DateVisitor) => void {
   const text = formatRule(rule, [], startDay);
   let recur: ICAL.Recur | null = null;
+  const startMonth = monthIndexOf(startDay);
   const n = rule.interval;
   const weekStart = (day: number): number => day - mod(weekdayOf(day) - rule.wkst, 7);
   let anchorOf: (day: number) => number;
@@ -241,6 +277,10 @@ export function ruleDates(rule: Rule, startDay: number): (from: number, to: numb
   }
 
   const datesOf = (year: number): readonly number[] => {
+    // A sparse rule (FREQ=MONTHLY;INTERVAL=12;BYDAY=5SU: a date every 28 years or so) is skipped
+    // over by arithmetic: ical.js runs only for a year with a month that can hold a date.
+    const plan = rule.freq === 'MONTHLY' ? monthlyYearPlan(rule, startDay, startMonth, year) : undefined;
+    if (plan === null) return NO_DATES;
     const first = dayOf(year, 1, 1);
     const last = Math.min(dayOf(year, 12, 31), LAST_DAY);
     const anchor = anchorOf(first);
@@ -269,6 +309,9 @@ export function ruleDates(rule: Rule, startDay: number): (from: number, to: numb
       if (day <= previous || day < first || !inPhase(day)) continue;
       previous = day;
       out.push(day);
+      // The year's last possible date is in: asking for one more would make ical.js search on
+      // for the next matching month, decades ahead for a sparse rule.
+      if (plan !== undefined && new Date(day * DAY_MS).getUTCMonth() + 1 === plan.lastMonth && ++plan.seen >= plan.lastMonthDates) break;
     }
     days = out;
     if (yearDates.size >= MAX_YEAR_DATES) yearDates.clear();

@@ -40,7 +40,7 @@
  * past 9999-12-31.
  */
 import type { Interval } from '../sla/sla.types.js';
-import { DAY_MS, toWallClockMs } from '../sla/time-zone.js';
+import { DAY_MS, toWallClockMs, wallToUtc } from '../sla/time-zone.js';
 import { zoneClock, type ZoneClock } from './zone-clock.js';
 import { LAST_DAY, MAX_EMPTY_YEARS, parseLocalDate, parseRule, ruleDates, yearOfDay, type DateVisitor, type Rule } from './recurrence-rule.js';
 import type { RecurrenceInput } from './recurrence-check.js';
@@ -56,7 +56,7 @@ export interface Recurring {
   readonly lastEnd: number;
 }
 
-export { checkRecurrence, checkRecurrenceStart, MAX_EXDATES, type RecurrenceInput } from './recurrence-check.js';
+export { checkRecurrence, checkRecurrenceStart, MAX_EXDATES, MAX_OCCURRENCE_MS, occurrenceSpanProblem, type RecurrenceInput } from './recurrence-check.js';
 
 /**
  * lastEnd of a rule without COUNT or UNTIL: the end of an endless series: the last millisecond of year 9999, so that it is still a date
@@ -121,12 +121,16 @@ export class RecurringSeries implements Recurring {
   readonly synchronized: boolean;
   readonly firstStart: number;
   readonly lastEnd: number;
+  /** Every occurrence is removed by an exdate (or left out as empty): the series has none. */
+  readonly empty: boolean = false;
   private readonly first: Instance;
   private readonly excluded: Set<number>;
   private readonly scan: (from: number, to: number, visit: DateVisitor) => void;
   private readonly blocks = new Map<number, Block>();
   private clock: ZoneClock | null = null;
   private clockYear = 0;
+  /** The year whose first occurrence was resolved without a table. */
+  private directYear = Number.NaN;
   /** A COUNT rule's every occurrence, expanded when compiled (COUNT ≤ 5000); null otherwise. */
   private readonly counted: Instance[] | null = null;
   /** No occurrence starts more than this before one that ends after a given instant. */
@@ -186,18 +190,29 @@ export class RecurringSeries implements Recurring {
     if (this.first.excluded) {
       const [firstKept] = this.next(-Infinity, 1);
       if (firstKept !== undefined) this.firstStart = firstKept.start;
-      else this.lastEnd = firstStart; // every occurrence removed: an empty series
+      else {
+        this.lastEnd = firstStart; // every occurrence removed: an empty series
+        this.empty = true;
+      }
     }
   }
 
-  /** The occurrence on a rule date after the first. */
+  /**
+   * The occurrence on a rule date after the first. A year's clock table costs a few ms (an Intl
+   * call a day): it is built at a year's second occurrence; the first is resolved directly, so a
+   * sparse rule (a date every few years) pays a few Intl calls a date, not a table a date.
+   */
   private instance(day: number): Instance {
     const year = yearOfDay(day);
+    const nominal = day * DAY_MS + (this.startWall - this.startDay * DAY_MS);
     if (this.clock === null || year !== this.clockYear) {
+      if (this.directYear !== year) {
+        this.directYear = year;
+        return { nominal, start: wallToUtc(nominal, this.timeZone), end: wallToUtc(nominal + this.span, this.timeZone), excluded: this.excluded.has(day) };
+      }
       this.clock = zoneClock(this.timeZone, year);
       this.clockYear = year;
     }
-    const nominal = day * DAY_MS + (this.startWall - this.startDay * DAY_MS);
     return { nominal, start: this.clock.toUtc(nominal), end: this.clock.toUtc(nominal + this.span), excluded: this.excluded.has(day) };
   }
 
@@ -273,5 +288,20 @@ export class RecurringSeries implements Recurring {
  * comment). The input must pass checkRecurrence: otherwise this throws a RangeError.
  */
 export function compileRecurrence(input: RecurrenceInput, firstStart: number, firstEnd: number): RecurringSeries {
-  return new RecurringSeries(input, firstStart, firstEnd);
+  // One mode is compiled by its command, its coverage and its calendar, often within the same
+  // request, and a COUNT rule is expanded whole when compiled (a sparse one to 9999): those are
+  // kept, a memo of a pure function (a series only caches what it computed), dropped whole when
+  // full. Other rules compile in microseconds and expand what is asked.
+  if (!/COUNT=/i.test(input.rule)) return new RecurringSeries(input, firstStart, firstEnd);
+  const key = `${input.rule}|${input.timeZone}|${(input.exdates ?? []).join(',')}|${firstStart}|${firstEnd}`;
+  let series = compiledSeries.get(key);
+  if (series === undefined) {
+    series = new RecurringSeries(input, firstStart, firstEnd);
+    if (compiledSeries.size >= MAX_COMPILED_SERIES) compiledSeries.clear();
+    compiledSeries.set(key, series);
+  }
+  return series;
 }
+
+const compiledSeries = new Map<string, RecurringSeries>();
+const MAX_COMPILED_SERIES = 256;

@@ -2,8 +2,10 @@
  * From an event to a trigger hit (DESIGN §7): does the record match the trigger's conditions,
  * which CI does it name, does it resolve, with which priority and incidents. Pure: the CI
  * lookups are passed in. A trigger is compiled once (regexes, maps) and applied to many events.
+ * Regex conditions use RE2 semantics in linear time on a bounded prefix (records/linear-pattern.ts).
  */
 import type { CiLocatorModel, ConditionModel, TriggerModel } from '../../schemas/trigger.schema.js';
+import { compileLinearPattern } from '../records/linear-pattern.js';
 import type { Hit, IncidentRef, PriorityNumber } from './problem-timeline.js';
 
 /** An event with its fields, as the record pipeline hands it over. */
@@ -68,7 +70,11 @@ function compileCondition(condition: ConditionModel): (fields: unknown) => boole
         return condition.values.some((v) => sameValue(found, v));
       };
     case 'regex': {
-      const pattern = new RegExp(condition.pattern);
+      // Linear time, on a bounded prefix of the value (linear-pattern.ts). A pattern saved before
+      // RE2 was the engine and that RE2 refuses never matches.
+      const compiled = compileLinearPattern(condition.pattern);
+      if (!compiled.ok) return () => false;
+      const pattern = compiled.pattern;
       return (fields) => {
         const found = read(fields);
         return isScalar(found) && pattern.test(String(found));

@@ -1,12 +1,13 @@
 /**
  * Turns a record into fields (DESIGN §6). JSON records are their own fields. XML and plain text
  * need the stream's parser (spec 4.4): `xml` gives the document as an object; `text` gives
- * `{message: <text>}`, or with a pattern the pattern's named groups. A record the stream cannot
- * parse is dead-lettered with the reason.
+ * `{message: <text>}`, or with a pattern (RE2, linear time: linear-pattern.ts) the pattern's named
+ * groups. A record the stream cannot parse is dead-lettered with the reason.
  */
 import { XMLParser } from 'fast-xml-parser';
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
 import type { IncomingRecord } from './envelope.js';
+import { compileLinearPattern } from './linear-pattern.js';
 import { deadLetter, type Outcome, ok } from './outcome.js';
 
 export type Fields = Record<string, unknown>;
@@ -17,7 +18,9 @@ export type Parsed = { fields: unknown; text?: string };
 export function createParseStep(config: StreamConfigModel, needsFields: boolean): (record: IncomingRecord) => Outcome<Parsed> {
   const parser = config.parser ?? null;
   const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: true });
-  const pattern = parser?.type === 'text' && parser.pattern ? new RegExp(parser.pattern) : undefined;
+  // RE2 in linear time (linear-pattern.ts); a stored pattern RE2 refuses dead-letters the text records.
+  const compiled = parser?.type === 'text' && parser.pattern ? compileLinearPattern(parser.pattern) : undefined;
+  const pattern = compiled?.ok ? compiled.pattern : undefined;
 
   return function parse(record) {
     switch (record.kind) {
@@ -38,10 +41,14 @@ export function createParseStep(config: StreamConfigModel, needsFields: boolean)
         }
       case 'text': {
         if (parser?.type !== 'text') return deadLetter('the stream has no text parser configured for text/plain records');
+        if (compiled && !compiled.ok) return deadLetter(`the stream's pattern is not accepted: ${compiled.reason}`);
         if (!pattern) return ok({ fields: { message: record.raw } });
-        const match = pattern.exec(record.raw);
-        if (!match) return deadLetter(`text does not match the stream's pattern ${pattern.source}`);
-        return ok({ fields: { ...match.groups } });
+        if (record.raw.length > pattern.window) {
+          return deadLetter(`text of ${record.raw.length} characters is longer than the ${pattern.window} the stream's pattern is matched on (see Limits)`);
+        }
+        const groups = pattern.groups(record.raw);
+        if (!groups) return deadLetter(`text does not match the stream's pattern ${pattern.source}`);
+        return ok({ fields: groups });
       }
     }
   };

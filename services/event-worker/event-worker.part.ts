@@ -85,10 +85,19 @@ export interface EventWorkerHooks {
   afterInsert?: (message: BusMessage) => void;
 }
 
-/** The trigger hits of the events of streams with triggers. */
-function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex): KeyedHit[] {
+/**
+ * The trigger hits of the events of streams with triggers. Sliced like decoding: one event's
+ * matching is bounded (linear-time patterns on a bounded prefix, pipelines/records/linear-pattern.ts),
+ * and the requests waiting on the event loop are served every YIELD_MS of this work.
+ */
+async function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex): Promise<KeyedHit[]> {
   const hits: KeyedHit[] = [];
+  let since = performance.now();
   for (const event of events) {
+    if (performance.now() - since > YIELD_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
     for (const trigger of triggers.forStream(event.streamId)) {
       const hit = trigger.hitOf(event, triggers.cis);
       if (hit) hits.push(hit);
@@ -211,7 +220,7 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
     }
     if (stored.length === 0) return;
     try {
-      const hits = hitsOf(
+      const hits = await hitsOf(
         stored.flatMap((d) => d.rows.fielded),
         triggers,
       );

@@ -6,14 +6,16 @@
  * `endsAt` of a firing alert, and a date the event table cannot hold would be stored clamped, that
  * is at another date: a date that is not usable leaves the record dated by its receipt instead.
  *
- * The body is checked against the schema below (400 when it does not match: Alertmanager logs
- * the answer and retries only on 5xx, so a malformed notification is not retried forever). Like
+ * The body is checked against the schema below (400 when it does not match, and 400
+ * ingest.alertmanager_version when its `version` is not "4": Alertmanager logs the answer and
+ * retries only on 5xx, so a malformed notification is not retried forever). Like
  * stream-data, the answer waits until the bus holds the records; 503 with Retry-After otherwise.
  */
 import Type, { type Static } from 'typebox';
 import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
+import { fail } from '../runtime/errors.js';
 import { json, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
@@ -33,9 +35,9 @@ export const AlertmanagerAlert = Type.Object({
   fingerprint: Type.Optional(Type.String()),
 });
 
-/** Alertmanager's webhook body (version 4); fields added by later versions are let through. */
+/** Alertmanager's webhook body (version 4); fields added within version 4 are let through. */
 export const AlertmanagerWebhook = Type.Object({
-  version: Type.Optional(Type.String()),
+  version: Type.String({ description: 'The payload version; this receiver reads "4" (400 ingest.alertmanager_version otherwise)' }),
   groupKey: Type.String(),
   truncatedAlerts: Type.Optional(Type.Integer({ minimum: 0 })),
   status: Status,
@@ -119,6 +121,8 @@ export function alertmanagerRoute(deps: ReceiverDeps): Route {
     async handler(request) {
       const receivedAt = deps.now();
       const webhook = request.body as Webhook;
+      // Another version may mean other fields under the same names: refused, not guessed at.
+      if (webhook.version !== '4') throw fail('ingest.alertmanager_version', { version: JSON.stringify(webhook.version).slice(0, 40) });
       if (webhook.alerts.length === 0) return json(200, { accepted: 0 });
       const records = webhook.alerts.map((alert) => alertRecord(alert, webhook));
       await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', records, 'alert');

@@ -13,12 +13,19 @@
  * document) is refused whole with 400 naming the line. Like stream-data, the answer waits until
  * the bus holds the records; 503 with Retry-After when it cannot take them.
  *
+ * Bounded work (DESIGN §11, issue #34): at most MAX_BULK_ACTIONS actions a body (413 past it);
+ * the body is read a slice of lines at a time, yielding in between; the answer is made of one
+ * text per item from templates, joined once, with no object per item; a document nested deeper
+ * than 64 levels gets a 400 item like any document that cannot be stored.
+ *
  * Shippers probe `GET /elastic` for a version and check the `X-Elastic-Product` header (Vector,
  * Filebeat, Logstash), so every answer of these routes carries it. (A gzip body, Filebeat's
  * default, is decoded by the HTTP layer before the route sees it.)
  */
 import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Type, { type Static } from 'typebox';
+import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../pipelines/records/json-depth.js';
 import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
@@ -45,6 +52,19 @@ export const ROOT_DOCUMENT = {
 type Action = 'index' | 'create' | 'update' | 'delete';
 const ACTIONS: ReadonlySet<string> = new Set<Action>(['index', 'create', 'update', 'delete']);
 
+/**
+ * Actions one body may hold: more is refused whole (413 ingest.bulk_too_many_actions) before
+ * anything is stored. Filebeat sends 1 600 at most by default, Logstash 125, Fluent Bit and
+ * Vector what fits in a few MB; the answer to the cap is about 90 bytes an action, 4.5 MB.
+ */
+export const MAX_BULK_ACTIONS = 50_000;
+/** Work on the body between two yields to the other requests waiting on the event loop. */
+const SLICE_MS = 5;
+/** Lines read between two looks at the clock. */
+const LINES_PER_LOOK = 256;
+/** Items written in one chunk of the answer. */
+const ITEMS_PER_CHUNK = 2_000;
+
 export interface BulkItem {
   _index: string;
   _id: string;
@@ -53,7 +73,26 @@ export interface BulkItem {
   error?: { type: 'mapper_parsing_exception'; reason: string };
 }
 
-export type BulkParse = { ok: true; records: string[]; items: Array<Partial<Record<Action, BulkItem>>>; errors: boolean } | { ok: false; reason: string };
+const ACTION_CODES: readonly Action[] = ['index', 'create', 'update', 'delete'];
+
+/**
+ * The items of a body, one row per action, without an object per action: its action as a byte,
+ * and only what is not the common case kept aside by position — an `_id` or `_index` the action
+ * gives, a document that cannot be stored. The answer's text is written from templates
+ * (bulkAnswerChunks); a body of many small actions costs a byte each until then.
+ */
+export interface BulkItems {
+  count: number;
+  actions: Uint8Array;
+  ids: Map<number, string>;
+  indexes: Map<number, string>;
+  errors: Map<number, string>;
+}
+
+export type BulkParse =
+  | { ok: true; records: string[]; items: BulkItems; errors: boolean }
+  | { ok: false; reason: string; tooManyActions?: undefined }
+  | { ok: false; reason: string; tooManyActions: number };
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -68,66 +107,128 @@ function storable(action: Action, document: unknown): { record: Record<string, u
 }
 
 /**
- * Reads a bulk body: the records to store (JSON texts, one line each) and the item answering each
- * action, in order. Pure; `newId` names documents whose action gives no `_id`.
+ * Reads a bulk body: the records to store (JSON texts, one line each) and the items answering
+ * the actions, in order. A generator that yields after about SLICE_MS of work, so the route
+ * serves other requests in between (DESIGN §11); parseBulk runs it to the end. A document nested
+ * deeper than MAX_JSON_DEPTH is not stored (nor parsed) and gets a 400 item, as the other
+ * receivers refuse it.
  */
-export function parseBulk(body: string, defaultIndex: string, newId: () => string): BulkParse {
-  const lines = body.split('\n');
+export function* bulkSteps(body: string): Generator<void, BulkParse> {
   const records: string[] = [];
-  const items: Array<Partial<Record<Action, BulkItem>>> = [];
-  let anyError = false;
-  const parse = (n: number): { value: unknown } | { reason: string } => {
+  const items: BulkItems = { count: 0, actions: new Uint8Array(1024), ids: new Map(), indexes: new Map(), errors: new Map() };
+  let lineNo = 0; // of the line at `at`, from 0
+  let at = 0;
+  let sinceLook = 0;
+  let sliceStart = performance.now();
+  /** The next line that is not blank, with its number; undefined at the end. */
+  const nextLine = (): { text: string; n: number } | undefined => {
+    while (at <= body.length) {
+      let end = body.indexOf('\n', at);
+      if (end < 0) end = body.length;
+      const text = body.slice(at, end);
+      const n = lineNo;
+      at = end + 1;
+      lineNo += 1;
+      sinceLook += 1;
+      if (text.trim() !== '') return { text, n };
+    }
+    return undefined;
+  };
+  const parse = (line: { text: string; n: number }): { value: unknown } | { reason: string } => {
     try {
-      return { value: JSON.parse(lines[n]!) };
+      return { value: JSON.parse(line.text) };
     } catch (error) {
-      return { reason: `Line ${n + 1} is not valid JSON (${(error as Error).message})` };
+      return { reason: `Line ${line.n + 1} is not valid JSON (${(error as Error).message})` };
     }
   };
-  const nextLine = (from: number): number => {
-    let n = from;
-    while (n < lines.length && lines[n]!.trim() === '') n += 1;
-    return n;
+  const add = (action: Action): number => {
+    if (items.count === items.actions.length) {
+      const grown = new Uint8Array(items.actions.length * 2);
+      grown.set(items.actions);
+      items.actions = grown;
+    }
+    items.actions[items.count] = ACTION_CODES.indexOf(action);
+    return items.count++;
   };
 
-  for (let n = nextLine(0); n < lines.length; n = nextLine(n + 1)) {
-    const parsed = parse(n);
+  for (let line = nextLine(); line !== undefined; line = nextLine()) {
+    if (sinceLook >= LINES_PER_LOOK) {
+      sinceLook = 0;
+      if (performance.now() - sliceStart > SLICE_MS) {
+        yield;
+        sliceStart = performance.now();
+      }
+    }
+    if (items.count >= MAX_BULK_ACTIONS) return { ok: false, reason: `more than ${MAX_BULK_ACTIONS} actions`, tooManyActions: MAX_BULK_ACTIONS };
+    if (jsonNestsDeeperThan(line.text)) return { ok: false, reason: `Line ${line.n + 1} is not a bulk action: it nests deeper than ${MAX_JSON_DEPTH} levels` };
+    const parsed = parse(line);
     if ('reason' in parsed) return { ok: false, reason: parsed.reason };
     const keys = isObject(parsed.value) ? Object.keys(parsed.value) : [];
     const action = keys[0] as Action;
     const meta = keys.length === 1 && ACTIONS.has(action) ? (parsed.value as Record<string, unknown>)[action] : undefined;
-    if (!isObject(meta)) return { ok: false, reason: `Line ${n + 1} is not a bulk action: expected {"index"|"create"|"update"|"delete": {...}}` };
-    const item: BulkItem = {
-      _index: typeof meta['_index'] === 'string' ? meta['_index'] : defaultIndex,
-      _id: typeof meta['_id'] === 'string' || typeof meta['_id'] === 'number' ? String(meta['_id']) : newId(),
-      status: 200,
-    };
-    items.push({ [action]: item });
-    if (action === 'delete') {
-      item.result = 'noop';
+    if (!isObject(meta)) return { ok: false, reason: `Line ${line.n + 1} is not a bulk action: expected {"index"|"create"|"update"|"delete": {...}}` };
+    const i = add(action);
+    if (typeof meta['_index'] === 'string') items.indexes.set(i, meta['_index']);
+    if (typeof meta['_id'] === 'string' || typeof meta['_id'] === 'number') items.ids.set(i, String(meta['_id']));
+    if (action === 'delete') continue;
+    const actionLine = line.n + 1;
+    const docLine = nextLine();
+    if (docLine === undefined) return { ok: false, reason: `Line ${actionLine}: the ${action} action has no document line` };
+    if (jsonNestsDeeperThan(docLine.text)) {
+      items.errors.set(i, `the document nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
       continue;
     }
-    const actionLine = n + 1;
-    n = nextLine(n + 1);
-    if (n >= lines.length) return { ok: false, reason: `Line ${actionLine}: the ${action} action has no document line` };
-    const document = parse(n);
+    const document = parse(docLine);
     if ('reason' in document) return { ok: false, reason: document.reason };
     const checked = storable(action, document.value);
-    if ('reason' in checked) {
-      anyError = true;
-      item.status = 400;
-      item.error = { type: 'mapper_parsing_exception', reason: checked.reason };
-      continue;
-    }
-    records.push(JSON.stringify(checked.record));
-    if (action === 'update') item.result = 'updated';
-    else {
-      item.status = 201;
-      item.result = 'created';
-    }
+    if ('reason' in checked) items.errors.set(i, checked.reason);
+    else records.push(JSON.stringify(checked.record));
   }
-  if (items.length === 0) return { ok: false, reason: 'The body holds no bulk action' };
-  return { ok: true, records, items, errors: anyError };
+  if (items.count === 0) return { ok: false, reason: 'The body holds no bulk action' };
+  return { ok: true, records, items, errors: items.errors.size > 0 };
 }
+
+/** bulkSteps, run to the end at once (for tests and small bodies). */
+export function parseBulk(body: string): BulkParse {
+  const steps = bulkSteps(body);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+const STATUS_TAIL: Readonly<Record<Action, string>> = {
+  index: '"status":201,"result":"created"}}',
+  create: '"status":201,"result":"created"}}',
+  update: '"status":200,"result":"updated"}}',
+  delete: '"status":200,"result":"noop"}}',
+};
+
+/**
+ * The answer's text in chunks of ITEMS_PER_CHUNK items, each item from its outcome's template
+ * (`{"index":{"_index":…,"_id":…,"status":201,"result":"created"}}`); `newId(n)` names the n-th
+ * action when it gives no `_id`.
+ */
+export function* bulkAnswerChunks(took: number, items: BulkItems, defaultIndex: string, newId: (n: number) => string): Generator<string> {
+  const defaultIndexJson = JSON.stringify(defaultIndex);
+  yield `{"took":${took},"errors":${items.errors.size > 0},"items":[`;
+  for (let from = 0; from < items.count; from += ITEMS_PER_CHUNK) {
+    let chunk = '';
+    for (let i = from; i < Math.min(items.count, from + ITEMS_PER_CHUNK); i++) {
+      const action = ACTION_CODES[items.actions[i]!]!;
+      const index = items.indexes.get(i);
+      const error = items.errors.get(i);
+      chunk += `${i === 0 ? '' : ','}{"${action}":{"_index":${index === undefined ? defaultIndexJson : JSON.stringify(index)},"_id":${JSON.stringify(items.ids.get(i) ?? newId(i))},`;
+      chunk += error === undefined ? STATUS_TAIL[action] : `"status":400,"error":{"type":"mapper_parsing_exception","reason":${JSON.stringify(error)}}}}`;
+    }
+    yield chunk;
+  }
+  yield ']}';
+}
+
+/** The whole answer as one text (tests and small answers). */
+export const bulkAnswerText = (took: number, items: BulkItems, defaultIndex: string, newId: (n: number) => string): string =>
+  [...bulkAnswerChunks(took, items, defaultIndex, newId)].join('');
 
 /** The same error, with the product header the shippers look for. */
 function withProductHeader(error: unknown): unknown {
@@ -179,15 +280,34 @@ const RootAnswer = Type.Object({
 
 export function elasticRoutes(deps: ReceiverDeps): Route[] {
   const authenticate = authenticateStreamKey(deps.streams);
-  const newId = (): string => randomBytes(10).toString('hex');
 
   async function bulk(request: Request): Promise<Reply> {
     const started = performance.now();
     const receivedAt = deps.now();
-    const parsed = parseBulk(request.rawBody.toString('utf8'), request.params['index'] ?? DEFAULT_INDEX, newId);
+    const steps = bulkSteps(request.rawBody.toString('utf8'));
+    let step = steps.next();
+    while (!step.done) {
+      await nextTurn();
+      step = steps.next();
+    }
+    const parsed = step.value;
+    if (!parsed.ok && parsed.tooManyActions !== undefined) throw fail('ingest.bulk_too_many_actions', { limit: parsed.tooManyActions });
     if (!parsed.ok) throw fail('ingest.body_unreadable', { reason: parsed.reason });
     if (parsed.records.length > 0) await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', parsed.records, 'document');
-    return json(200, { took: Math.round(performance.now() - started), errors: parsed.errors, items: parsed.items }, PRODUCT_HEADER);
+    // Generated ids: 20 hex digits, one random prefix a body and the action's position.
+    const prefix = randomBytes(6).toString('hex');
+    const newId = (n: number): string => prefix + n.toString(16).padStart(8, '0');
+    const chunks = bulkAnswerChunks(Math.round(performance.now() - started), parsed.items, request.params['index'] ?? DEFAULT_INDEX, newId);
+    const headers = { ...PRODUCT_HEADER, 'content-type': 'application/json' };
+    if (parsed.items.count <= ITEMS_PER_CHUNK) return { status: 200, headers, body: [...chunks].join('') };
+    // A long answer is written a chunk at a time, each made when the socket takes the one before.
+    return {
+      status: 200,
+      headers,
+      stream: (async function* () {
+        yield* chunks;
+      })(),
+    };
   }
 
   const bulkRoute = (path: string, name: string, summary: string): Route => ({

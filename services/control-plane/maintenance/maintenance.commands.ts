@@ -8,7 +8,7 @@ import { fail, failFields } from '../../runtime/errors.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
-import { checkRecurrenceStart, compileRecurrence, type RecurrenceInput, type Recurring } from '../../../pipelines/maintenance/recurrence.js';
+import { checkRecurrenceStart, compileRecurrence, occurrenceSpanProblem, type RecurrenceInput, type Recurring } from '../../../pipelines/maintenance/recurrence.js';
 import { type MaintenanceRecord, modeState, type RecurrenceRecord, type ScopeEntryRecord } from './maintenance.types.js';
 import { type ModeInput, requireEndAfterStart, requireEndInFuture, type ScopeItem } from './maintenance-input.js';
 
@@ -50,7 +50,17 @@ export function compiledRecurrence(input: RecurrenceInput, start: number, end: n
   // A first occurrence that is not a date of the rule is a set RFC 5545 leaves undefined (and calendar clients read differently).
   const problems = checkRecurrenceStart(input, start);
   if (problems.length > 0) throw failFields('maintenance.recurrence_invalid', problems, { reason: `${problems[0]!.path} ${problems[0]!.message}` });
+  // Issue #34: an occurrence longer than the rule's period (or 31 days) would make every look-up
+  // reach back that far; a series with no occurrence left is no maintenance at all.
+  const tooLong = occurrenceSpanProblem(input, start, end);
+  if (tooLong)
+    throw failFields(
+      'maintenance.occurrence_too_long',
+      [{ path: '/dateEnd', message: `makes each occurrence last ${tooLong.span}, over ${tooLong.limit} (${tooLong.why})` }],
+      tooLong,
+    );
   const recurring = compileRecurrence(input, start, end);
+  if (recurring.empty) throw failFields('maintenance.no_occurrence', [{ path: '/recurrence/exdates', message: 'excludes every occurrence of the rule' }]);
   return { record: { rule: input.rule, timeZone: input.timeZone, exdates: input.exdates ?? [], seriesEnd: recurring.lastEnd }, recurring };
 }
 

@@ -1,4 +1,5 @@
 /** Admin commands on streams (DESIGN §6): keys are generated here and rotatable. */
+import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.js';
 import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
 import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
@@ -12,17 +13,16 @@ function findStream(model: PlatformModel, id: number): StreamRecord {
   return stream;
 }
 
-/** A regex parser must compile and name its groups, or records would silently lose fields. */
+/**
+ * A regex parser must be RE2 within the limits (matched in linear time, linear-pattern.ts) and
+ * name its groups, or records would silently lose fields.
+ */
 export function checkStreamConfig(config: StreamConfigModel | undefined): void {
   const parser = config?.parser;
   if (parser?.type === 'text' && parser.pattern !== undefined) {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(parser.pattern);
-    } catch (error) {
-      throw failFields('stream.pattern_invalid', [{ path: '/config/parser/pattern', message: (error as Error).message }]);
-    }
-    if (!/\(\?<[A-Za-z_][A-Za-z0-9_]*>/.test(regex.source)) {
+    const compiled = compileLinearPattern(parser.pattern);
+    if (!compiled.ok) throw failFields('stream.pattern_invalid', [{ path: '/config/parser/pattern', message: `is not accepted: ${compiled.reason}` }]);
+    if (compiled.pattern.groupNames.length === 0) {
       throw failFields('stream.pattern_without_group', [{ path: '/config/parser/pattern', message: 'has no named group (?<name>...)' }]);
     }
   }

@@ -1,9 +1,10 @@
 /**
  * Admin commands on synthetic triggers (DESIGN §7). The schema has checked the shape; these
  * check what only the model knows (streams, CIs and CI types exist, the name is free) and what
- * the schema cannot say (patterns compile, priority map keys are not empty). Every failed check
+ * the schema cannot say (patterns are RE2 within the limits, priority map keys are not empty). Every failed check
  * is reported at once, each with the JSON pointer of its field.
  */
+import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.js';
 import type { TriggerCreateBody, TriggerPatchBody } from '../../../schemas/trigger.schema.js';
 import { type FieldError, fail, failFields } from '../../runtime/errors.js';
 import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
@@ -32,11 +33,9 @@ export function triggerFieldErrors(model: PlatformModel, trigger: TriggerFields)
   });
   trigger.match.forEach((condition, i) => {
     if (condition.op !== 'regex') return;
-    try {
-      new RegExp(condition.pattern);
-    } catch (error) {
-      out.push({ path: `/match/${i}/pattern`, message: `is not a valid regular expression: ${(error as Error).message}` });
-    }
+    // RE2 syntax, matched in linear time (pipelines/records/linear-pattern.ts says what is refused).
+    const compiled = compileLinearPattern(condition.pattern);
+    if (!compiled.ok) out.push({ path: `/match/${i}/pattern`, message: `is not accepted: ${compiled.reason}` });
   });
   const ci = trigger.ci;
   if (ci.by === 'fixed' && !cis.has(ci.id)) out.push({ path: '/ci/id', message: `CI ${ci.id} does not exist` });

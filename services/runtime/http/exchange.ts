@@ -18,7 +18,7 @@ const UTF8_CHARSETS: ReadonlySet<string> = new Set(['utf-8', 'utf8', 'us-ascii']
 
 import type { Method, ReadonlyQuery, Reply, Request, Route } from './route.js';
 import type { RouteTally } from './request-tally.js';
-import { BOOLEAN_RULE, type Checker, fieldErrors, queryBoolean } from './validate.js';
+import { BOOLEAN_RULE, type Checker, fieldErrors, INTEGER_RULE, integerProperties, isIntegerText, queryBoolean } from './validate.js';
 import { type ResponseState, writeStream, writeWhole } from './write-reply.js';
 
 export interface CompiledRoute {
@@ -234,11 +234,13 @@ export class Exchange implements ResponseState {
         if (value === undefined) notBoolean.push(name);
         else raw[name] = value;
       }
-      if (notBoolean.length > 0)
-        throw failFields(
-          'http.query_invalid',
-          notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })),
-        );
+      // Convert would round `1.5` to 1: an integer is digits, or the query is refused (issue #34).
+      const notInteger = integerProperties(compiled.route.schema.query).filter((name) => typeof raw[name] === 'string' && !isIntegerText(raw[name]));
+      if (notBoolean.length > 0 || notInteger.length > 0)
+        throw failFields('http.query_invalid', [
+          ...notBoolean.map((name) => ({ path: `/${name}`, message: BOOLEAN_RULE })),
+          ...notInteger.map((name) => ({ path: `/${name}`, message: INTEGER_RULE })),
+        ]);
       const converted = checker.Convert(raw) as Record<string, unknown>;
       if (!checker.Check(converted)) throw failFields('http.query_invalid', fieldErrors(checker, converted));
       return Object.freeze(converted);

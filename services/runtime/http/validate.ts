@@ -50,3 +50,16 @@ export function queryBoolean(raw: string): boolean | undefined {
 }
 
 export const BOOLEAN_RULE = 'must be true or false (or 1 or 0)';
+
+/**
+ * Query parameters a schema types as integers. TypeBox's Convert turns `1.5` into 1 and `1e3`
+ * into 1000; these are read by one rule instead: an optional minus and decimal digits (issue #34).
+ */
+export function integerProperties(schema: TSchema | undefined): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties).flatMap(([name, property]) => (property.type === 'integer' ? [name] : []));
+}
+
+const INTEGER_TEXT = /^-?\d+$/;
+export const isIntegerText = (raw: string): boolean => INTEGER_TEXT.test(raw);
+export const INTEGER_RULE = 'must be an integer (decimal digits, no fraction or exponent)';
