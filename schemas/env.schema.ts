@@ -6,6 +6,10 @@ import Type, { type Static } from 'typebox';
 
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 const PositiveInt = Type.Integer({ minimum: 1 });
+const RetentionDays = Type.Integer({ minimum: 1, maximum: 3650 });
+/** A size (`2GiB`, `500MB`, bytes) or a share of the filesystem (`5%`); several, comma-separated, mean the largest. */
+const ONE_DISK_AMOUNT = '\\s*\\d+(?:\\.\\d+)?\\s*(?:%|[bB]|[kKmMgGtT](?:[iI]?[bB])?)?\\s*';
+export const DiskAmounts = Type.String({ pattern: `^${ONE_DISK_AMOUNT}(?:,${ONE_DISK_AMOUNT})*$` });
 
 export const EnvSchema = Type.Object({
   OPS_PORT: Type.Optional(Port),
@@ -23,6 +27,10 @@ export const EnvSchema = Type.Object({
   OPS_PROBLEM_PARTITIONS: Type.Optional(Type.Integer({ minimum: 1, maximum: 4096 })),
   OPS_MAX_DELIVERIES: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   OPS_HELPER_THREAD_NICENESS: Type.Optional(Type.Integer({ minimum: 0, maximum: 19 })),
+  OPS_MIN_FREE_DISK: Type.Optional(DiskAmounts),
+  OPS_EVENTS_RETENTION_DAYS: Type.Optional(RetentionDays),
+  OPS_PROBLEMS_RETENTION_DAYS: Type.Optional(RetentionDays),
+  OPS_DEAD_LETTERS_RETENTION_DAYS: Type.Optional(RetentionDays),
   NATS_URL: Type.Optional(Type.String({ pattern: '^(nats|tls)://[^\\s]+$' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://[^\\s]+$' })),
   REDIS_KEY_PREFIX: Type.Optional(Type.String({ minLength: 1 })),
@@ -54,6 +62,10 @@ export const envExpectations: Record<keyof Env, string> = {
   OPS_PROBLEM_PARTITIONS: 'an integer from 1 to 4096 (partitions of the problem stage, fixed per installation)',
   OPS_MAX_DELIVERIES: 'an integer from 1 to 1000 (deliveries after which a bus message that still fails is dead-lettered)',
   OPS_HELPER_THREAD_NICENESS: 'an integer from 0 to 19 (nice value of the threads besides the event loop; 0 leaves them)',
+  OPS_MIN_FREE_DISK: 'a size (2GiB, 500MB, bytes) or a percent of the disk (5%), or several separated by commas (the largest applies)',
+  OPS_EVENTS_RETENTION_DAYS: 'an integer from 1 to 3650 (days an event is kept after it was received)',
+  OPS_PROBLEMS_RETENTION_DAYS: 'an integer from 1 to 3650 (days a problem is kept after its end)',
+  OPS_DEAD_LETTERS_RETENTION_DAYS: 'an integer from 1 to 3650 (days a dead letter is kept after it was received)',
   NATS_URL: 'a nats:// or tls:// URL',
   REDIS_URL: 'a redis:// or rediss:// URL',
   REDIS_KEY_PREFIX: 'a non-empty key prefix',

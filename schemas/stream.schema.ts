@@ -12,7 +12,13 @@ export const Parser = Type.Union([
   Type.Object(
     {
       type: Type.Literal('text'),
-      pattern: Type.Optional(Type.String({ minLength: 1, description: 'A regular expression with named groups; each group becomes a field' })),
+      pattern: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description:
+            'An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -40,6 +46,13 @@ export const StreamConfig = Type.Object(
     parser: Type.Optional(Type.Union([Parser, Type.Null()])),
     preprocessor: Type.Optional(Type.Union([Preprocessor, Type.Null()])),
     routeLabel: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    retentionDays: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3650,
+        description: "Days this stream's events are kept after they were received (default OPS_EVENTS_RETENTION_DAYS); a change applies to the records stored after it",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -9,8 +9,14 @@ import { type ControlPlane, startControlPlane } from './control-plane/control-pl
 import { createControlModel, type PlatformModel } from './control-plane/slices.js';
 import { parts as allParts, type PartName } from './parts.js';
 import { runMigrations } from './runtime/adapters/analytics/migrations.js';
+import { applyRetention } from './runtime/adapters/analytics/retention.js';
+import { tableBytesRefresher } from './runtime/adapters/analytics/table-bytes.js';
 import type { Config } from './runtime/config.js';
-import { type Engines, openEngines } from './runtime/engines.js';
+import { type DiskWatch, startDiskWatch } from './runtime/disk-watch.js';
+import { type Engines, guardEngines, localEngines, openEngines } from './runtime/engines.js';
+import type { LogOutputStats } from './runtime/log-destination.js';
+import { createStorageHealth } from './runtime/storage-health.js';
+import { logOutputRefresher } from './runtime/storage-metrics.js';
 import { lowerHelperThreads } from './runtime/thread-priority.js';
 import { createMetrics, type Metrics } from './runtime/http/metrics.js';
 import type { Route } from './runtime/http/route.js';
@@ -27,6 +33,8 @@ export interface PlatformContext {
   lifecycle: Lifecycle;
   /** Milliseconds since the epoch; injected so tests control time. */
   now: () => number;
+  /** The data directory's free space; absent when no embedded engine keeps its data there. */
+  disk: DiskWatch | undefined;
 }
 
 /** A piece of the platform that can run in any process. */
@@ -49,6 +57,8 @@ export interface PlatformDeps {
   now?: () => number;
   /** Replaces parts by name (tests inject faults this way). */
   parts?: readonly Part[];
+  /** The logger's output, whose failed writes /metrics counts (log-destination.ts). */
+  logOutput?: { stats(): LogOutputStats };
 }
 
 export async function startPlatform(config: Config, names: readonly PartName[], deps: PlatformDeps): Promise<Platform> {
@@ -57,13 +67,21 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
   const lifecycle = createLifecycle({ logger, stepTimeoutMs: config.shutdownTimeoutMs });
   const metrics = createMetrics();
   try {
-    const engines = await openEngines(config, { logger });
+    const opened = await openEngines(config, { logger });
     // Started with the engines: their threads are what the event loop must not queue behind.
     const priority = lowerHelperThreads(config.helperThreadNiceness);
     lifecycle.onStop('thread priority', () => priority.stop());
     lifecycle.onStop('engines', async () => {
-      await Promise.allSettled([engines.analytics.close(), engines.bus.close(), engines.journal.close(), engines.keyed.close()]);
+      await Promise.allSettled([opened.analytics.close(), opened.bus.close(), opened.journal.close(), opened.keyed.close()]);
     });
+    // A full disk answers 503 storage.full, and ingestion pauses before it (issue #34).
+    const local = localEngines(config);
+    const disk = local.size > 0 ? await startDiskWatch({ dir: config.dataDir, minFree: config.minFreeDisk }, { logger, metrics: metrics.storage }) : undefined;
+    if (disk) lifecycle.onStop('disk watch', () => disk.stop());
+    const storage = createStorageHealth({ local, disk }, { metrics: metrics.storage });
+    const engines = guardEngines(opened, config, { health: storage, disk });
+    metrics.onScrape(tableBytesRefresher(engines.analytics, metrics.storage));
+    if (deps.logOutput) metrics.onScrape(logOutputRefresher(deps.logOutput, metrics.storage));
     metrics.onScrape(async () => {
       const stats = await engines.bus.stats();
       for (const [stream, pending] of Object.entries(stats.pending)) metrics.busPending.set({ stream }, pending);
@@ -72,11 +90,12 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     });
     const migrated = await runMigrations(engines.analytics, { logger });
     if (migrated.applied.length > 0) logger.info({ applied: migrated.applied }, 'analytics migrations applied');
+    await applyRetention(engines.analytics, config.retention, { logger });
 
     const controlPlane = await startControlPlane(createControlModel(), { journal: engines.journal, logger });
     lifecycle.onStop('control plane', () => controlPlane.stop());
 
-    const ctx: PlatformContext = { config, logger, metrics, engines, controlPlane, lifecycle, now };
+    const ctx: PlatformContext = { config, logger, metrics, engines, controlPlane, lifecycle, now, disk };
     const selected = allParts.filter((p) => names.includes(p.name)).map((p) => deps.parts?.find((o) => o.name === p.name) ?? p);
     // Consumers start before the listener so that, at stop, the listener closes and drains first
     // while the consumers still ack what the in-flight requests wait for.
@@ -87,6 +106,8 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     http.add(
       systemRoutes({
         engines: { analytics: engines.analytics, bus: engines.bus, journal: engines.journal, problemState: engines.keyed },
+        storage,
+        disk,
         metrics,
         routes: () => http.routes(),
         version,

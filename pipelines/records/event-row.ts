@@ -28,11 +28,30 @@ function payloadField(payload: string): string {
   return first === 123 /* { */ || first === 91 /* [ */ ? payload : JSON.stringify(payload);
 }
 
-/** One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form; `payload` is JSON text. */
-export function eventRowLine(prefix: string, index: number, streamId: number, ts: string, receivedAt: string, routeJson: string, labelsJson: string, payload: string): string {
+/**
+ * The row's `retention_days` field from the stream's retentionDays ('' when it has none: the row
+ * takes the table's default, OPS_EVENTS_RETENTION_DAYS; 0007_retention.sql).
+ */
+export const retentionField = (days: number | undefined): string => (days === undefined ? '' : `,"retention_days":${days}`);
+
+/**
+ * One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form; `payload` is JSON
+ * text; `retention` is retentionField(...).
+ */
+export function eventRowLine(
+  prefix: string,
+  index: number,
+  streamId: number,
+  ts: string,
+  receivedAt: string,
+  routeJson: string,
+  labelsJson: string,
+  payload: string,
+  retention = '',
+): string {
   return (
     `{"id":"${prefix}${index.toString(16).padStart(8, '0')}","stream_id":${streamId},"ts":"${ts}","received_at":"${receivedAt}",` +
-    `"route":${routeJson},"labels":${labelsJson},"payload":${payloadField(payload)}}`
+    `"route":${routeJson},"labels":${labelsJson}${retention},"payload":${payloadField(payload)}}`
   );
 }
 

@@ -9,7 +9,7 @@
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
 import type { TriggeredEvent } from '../problems/trigger-match.js';
 import { decodeBatch, recordOf } from './envelope.js';
-import { deadLetterRow, eventRowLine, idPrefix, recordId } from './event-row.js';
+import { deadLetterRow, eventRowLine, idPrefix, recordId, retentionField } from './event-row.js';
 import { createParseStep } from './parse.step.js';
 import { createPreprocessStep, needsFields } from './preprocess.step.js';
 import { clickhouseDateTime } from './timestamps.js';
@@ -44,6 +44,7 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
   const preprocess = createPreprocessStep(config);
   const labelsJson = JSON.stringify(config.preprocessor?.labels ?? {});
   const routeJson = JSON.stringify(config.routeLabel ?? '');
+  const retention = retentionField(config.retentionDays);
   const prefix = idPrefix(batchId);
   // Rows gathered and joined once: appending to one string builds a rope the insert has to flatten.
   const events: string[] = [];
@@ -54,7 +55,7 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
     for (let i = 0; i < part.lines.length; i++) {
       const line = part.lines[i]!;
       if (fast && !line.includes('"@timestamp"')) {
-        events.push(eventRowLine(prefix, part.firstIndex + i, streamId, received, received, routeJson, labelsJson, line));
+        events.push(eventRowLine(prefix, part.firstIndex + i, streamId, received, received, routeJson, labelsJson, line, retention));
         continue;
       }
       const record = recordOf(part, i);
@@ -65,7 +66,7 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
       }
       const prepared = preprocess(record, parsed.value);
       const ts = prepared.ts === part.receivedAt ? received : clickhouseDateTime(prepared.ts);
-      events.push(eventRowLine(prefix, record.index, streamId, ts, received, routeJson, labelsJson, prepared.payload));
+      events.push(eventRowLine(prefix, record.index, streamId, ts, received, routeJson, labelsJson, prepared.payload, retention));
       if (collect) fielded.push({ id: recordId(batchId, record.index), streamId, ts: prepared.ts, fields: prepared.fields });
     }
   }

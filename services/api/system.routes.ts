@@ -1,9 +1,12 @@
 /**
- * `/healthz` (the process is alive), `/readyz` (every engine answers), `/metrics` (Prometheus
- * text) and `/api/openapi.json`: served by every process (DESIGN §10).
+ * `/healthz` (the process is alive), `/readyz` (every engine answers and can write), `/metrics`
+ * (Prometheus text) and `/api/openapi.json`: served by every process (DESIGN §10). An engine that
+ * answers but cannot write, its store full, is named not ready with the reason
+ * (runtime/storage-health.ts): the last outcome of its writes and the data directory's free space.
  */
 import Type from 'typebox';
 import { HealthSchema, ReadinessSchema } from '../../schemas/system.schema.js';
+import type { DiskWatch } from '../runtime/disk-watch.js';
 import type { Metrics } from '../runtime/http/metrics.js';
 import { buildOpenApi } from '../runtime/http/openapi.js';
 import { json, type Route } from '../runtime/http/route.js';
@@ -27,7 +30,17 @@ async function probe(engine: Pingable): Promise<{ ok: boolean; kind: string; err
   }
 }
 
-export function systemRoutes(deps: { engines: Record<string, Pingable>; metrics: Metrics; routes: () => readonly Route[]; version: string }): Route[] {
+export interface SystemRoutesDeps {
+  engines: Record<string, Pingable>;
+  /** Which engines cannot write now (absent: none is ever said to). */
+  storage?: { unwritable(): Partial<Record<string, string>> };
+  disk?: DiskWatch | undefined;
+  metrics: Metrics;
+  routes: () => readonly Route[];
+  version: string;
+}
+
+export function systemRoutes(deps: SystemRoutesDeps): Route[] {
   return [
     {
       method: 'GET',
@@ -42,20 +55,29 @@ export function systemRoutes(deps: { engines: Record<string, Pingable>; metrics:
       method: 'GET',
       path: '/readyz',
       name: 'system.ready',
-      summary: 'Readiness: every engine this process uses answers',
+      summary: 'Readiness: every engine this process uses answers and can write',
       tags: ['system'],
       schema: {
         responses: {
           200: { description: 'All engines reachable', schema: ReadinessSchema },
-          503: { description: 'An engine is unreachable', schema: ReadinessSchema },
+          503: { description: 'An engine is unreachable, or cannot write (its disk is full)', schema: ReadinessSchema },
         },
       },
       handler: async () => {
         const names = Object.keys(deps.engines);
-        const results = await Promise.all(names.map((n) => probe(deps.engines[n]!)));
+        const unwritable = deps.storage?.unwritable() ?? {};
+        const results = await Promise.all(
+          names.map(async (n) => {
+            const result = await probe(deps.engines[n]!);
+            const full = unwritable[n];
+            return result.ok && full !== undefined ? { ok: false, kind: result.kind, error: `cannot write: ${full}` } : result;
+          }),
+        );
         const engines = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
         const ready = results.every((r) => r.ok);
-        return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not-ready', engines });
+        const space = deps.disk?.space();
+        const disk = space && deps.disk ? { freeBytes: space.free, minFreeBytes: deps.disk.minFree(), ingestion: deps.disk.ingestRefusal() ? 'paused' : 'accepting' } : undefined;
+        return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not-ready', engines, ...(disk ? { disk } : {}) });
       },
     },
     {

@@ -3,13 +3,16 @@
  * message can carry (each under the batch bounds and the bus's message size), and resolve once
  * the bus holds them all. A single record larger than a message is a 413; a bus that cannot take
  * them is a 503 with Retry-After. Records of a large body go in several messages, so a 503 may
- * come after some of them were stored: the answer says so.
+ * come after some of them were stored: the answer says so. While the data directory is under its
+ * free-space watermark nothing is taken (503 `ingest.disk_low`, disk-watch.ts), and a bus log on
+ * a full disk answers 503 `storage.full`.
  */
 
 import { batchParts, type RecordKind } from '../../pipelines/records/envelope.js';
 import type { StreamsSlice } from '../control-plane/streams/streams.slice.js';
 import { BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
-import { AppError, fail, failLater } from '../runtime/errors.js';
+import { AppError, fail, failLater, isAppError } from '../runtime/errors.js';
+import { storageFull, storageFullReason } from '../runtime/storage-full.js';
 import type { MicroBatcher } from './micro-batcher.js';
 
 export interface ReceiverDeps {
@@ -20,6 +23,8 @@ export interface ReceiverDeps {
   /** One message's records and record bytes at most (the batch bounds, under the bus's message size). */
   maxRecords: number;
   maxMessageBytes: number;
+  /** The data directory's free space (absent: nothing refused for it). */
+  disk?: { ingestRefusal(): AppError | undefined };
 }
 
 /** A part's header line in its message, counted with its records. */
@@ -27,6 +32,8 @@ const PART_HEADER_BYTES = 64;
 
 /** `what` names the records in the answers ("record", "document", "alert"). */
 export async function handOver(deps: ReceiverDeps, streamId: number, receivedAt: number, kind: RecordKind, records: readonly string[], what = 'record'): Promise<void> {
+  const paused = deps.disk?.ingestRefusal();
+  if (paused) throw paused;
   // batchParts cuts parts under the bound; only a part of one record can be over it.
   const parts = batchParts(receivedAt, kind, records, deps.maxRecords, deps.maxMessageBytes - PART_HEADER_BYTES);
   const sizes = parts.map((p) => Buffer.byteLength(p.text) + PART_HEADER_BYTES);
@@ -52,6 +59,12 @@ export async function handOver(deps: ReceiverDeps, streamId: number, receivedAt:
 
 /** The answer to a part the bus did not take: 503 with Retry-After, or the error it already is. */
 function refusal(error: unknown, what: string, partly: string): AppError {
-  if (error instanceof BusUnavailableError) return failLater('ingest.bus_unavailable', error.retryAfterSeconds, { what, reason: error.message, partly });
+  if (error instanceof BusUnavailableError) {
+    // A full store under the bus (the in-process log's disk, JetStream's storage), when nothing of
+    // the request was stored: the same answer as every other full store.
+    const full = partly === '' ? storageFullReason(error) : undefined;
+    if (full !== undefined) return isAppError(error.cause) ? error.cause : storageFull('bus', full, error);
+    return failLater('ingest.bus_unavailable', error.retryAfterSeconds, { what, reason: error.message, partly });
+  }
   return error instanceof AppError ? error : failLater('ingest.not_accepted', 1, { what, partly });
 }

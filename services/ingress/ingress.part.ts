@@ -28,6 +28,7 @@ export const ingressPart: Part = {
       maxBodyBytes: ctx.config.maxBodyBytes,
       maxRecords: ctx.config.batching.maxRecords,
       maxMessageBytes,
+      disk: ctx.disk,
     };
     return [streamDataRoute(receiverDeps), ...elasticRoutes(receiverDeps), alertmanagerRoute(receiverDeps)];
   },

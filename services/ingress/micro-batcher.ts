@@ -57,7 +57,8 @@ export function createMicroBatcher(config: Config['batching'], deps: { bus: Bus;
         await deps.bus.publish(subject, data, { msgId, timeoutMs: Math.max(1, deadline - Date.now()) });
         return;
       } catch (error) {
-        if (!(error instanceof BusUnavailableError) || Date.now() + RETRY_DELAY_MS >= deadline) throw error;
+        // A full disk under the bus log (its cause says so) does not clear in 100 ms: answered at once.
+        if (!(error instanceof BusUnavailableError) || error.cause !== undefined || Date.now() + RETRY_DELAY_MS >= deadline) throw error;
         await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
       }
     }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { type Env, EnvSchema, envExpectations } from '../../schemas/env.schema.js';
+import { type DiskAmount, parseDiskAmounts } from './disk-amount.js';
 
 export interface Config {
   port: number;
@@ -26,6 +27,10 @@ export interface Config {
   maxDeliveries: number;
   /** Nice value of the process's threads besides the event loop's (0: left as they are). */
   helperThreadNiceness: number;
+  /** Free space kept on the data directory: under it ingestion pauses (disk-watch.ts). */
+  minFreeDisk: DiskAmount[];
+  /** Days the analytics tables keep their rows (adapters/analytics/retention.ts). */
+  retention: { eventsDays: number; problemsDays: number; deadLettersDays: number };
 }
 
 /** A start-up configuration error: one line naming the variable. */
@@ -46,6 +51,9 @@ const integerVariables = new Set<string>([
   'OPS_PROBLEM_PARTITIONS',
   'OPS_MAX_DELIVERIES',
   'OPS_HELPER_THREAD_NICENESS',
+  'OPS_EVENTS_RETENTION_DAYS',
+  'OPS_PROBLEMS_RETENTION_DAYS',
+  'OPS_DEAD_LETTERS_RETENTION_DAYS',
 ]);
 const checkEnv = Compile(EnvSchema);
 
@@ -96,7 +104,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problemPartitions: env.OPS_PROBLEM_PARTITIONS ?? 16,
     maxDeliveries: env.OPS_MAX_DELIVERIES ?? 5,
     helperThreadNiceness: env.OPS_HELPER_THREAD_NICENESS ?? 10,
+    minFreeDisk: minFreeDisk(env.OPS_MIN_FREE_DISK),
+    retention: {
+      eventsDays: env.OPS_EVENTS_RETENTION_DAYS ?? 30,
+      problemsDays: env.OPS_PROBLEMS_RETENTION_DAYS ?? 400,
+      deadLettersDays: env.OPS_DEAD_LETTERS_RETENTION_DAYS ?? 7,
+    },
   };
+}
+
+/** OPS_MIN_FREE_DISK, by default the larger of 5 % and 1 GiB. */
+function minFreeDisk(text: string | undefined): DiskAmount[] {
+  if (text === undefined) return [{ percent: 5 }, { bytes: 1024 ** 3 }];
+  try {
+    return parseDiskAmounts(text);
+  } catch (error) {
+    throw new ConfigError(`OPS_MIN_FREE_DISK must be ${envExpectations.OPS_MIN_FREE_DISK} (got "${text}": ${(error as Error).message})`);
+  }
 }
 
 /** True when every engine is a server: the mode in which services may run as separate processes. */

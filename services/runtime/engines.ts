@@ -12,8 +12,10 @@ import { openRedisJournal } from './adapters/journal/redis.adapter.js';
 import type { KeyedStore } from './adapters/keyed/keyed-store.port.js';
 import { openLmdbKeyedStore } from './adapters/keyed/lmdb.adapter.js';
 import { openRedisKeyedStore } from './adapters/keyed/redis.adapter.js';
+import { type GuardDeps, guardAnalytics, guardBus, guardJournal, guardKeyedStore } from './adapters/storage-guard.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import type { EngineName } from './storage-health.js';
 
 export interface Engines {
   analytics: AnalyticsStore;
@@ -51,6 +53,29 @@ export async function openEngines(config: Config, deps: { logger: Logger }): Pro
     await analytics.close();
     throw error;
   }
+}
+
+/** The engines whose files are in the data directory (the embedded ones), by their /readyz names. */
+export function localEngines(config: Config): Set<EngineName> {
+  const local = new Set<EngineName>();
+  if (config.analytics.kind === 'chdb') local.add('analytics');
+  if (config.bus.kind === 'memory') local.add('bus');
+  if (config.journal.kind === 'lmdb') local.add('journal');
+  if (config.keyedStore.kind === 'lmdb') local.add('problemState');
+  return local;
+}
+
+/**
+ * The engines behind their storage guards (issue #34): a full store answers `storage.full` and
+ * every write's outcome is noted for /readyz. Close the engines themselves, not these.
+ */
+export function guardEngines(engines: Engines, config: Config, deps: GuardDeps): Engines {
+  return {
+    analytics: guardAnalytics(engines.analytics, deps),
+    bus: guardBus(engines.bus, deps),
+    journal: guardJournal(engines.journal, config.journal.kind === 'lmdb' ? { ...deps, dir: config.journal.path } : deps),
+    keyed: guardKeyedStore(engines.keyed, config.keyedStore.kind === 'lmdb' ? { ...deps, dir: config.keyedStore.path } : deps),
+  };
 }
 
 /** Where the data lives, for the start-up log line (never with credentials). */

@@ -161,6 +161,8 @@ export const ERROR_CATALOGUE = {
   'maintenance.ended_complete': { kind: 'bad-request', message: 'Maintenance mode {id} has already ended, so it cannot be completed' },
   'maintenance.ended_change': { kind: 'bad-request', message: 'Maintenance mode {id} has already ended, so it cannot be changed' },
   'maintenance.recurrence_invalid': { kind: 'bad-request', message: 'The recurrence is not valid: {reason}' },
+  'maintenance.occurrence_too_long': { kind: 'bad-request', message: 'Each occurrence would last {span}: a recurring mode may last at most {limit} ({why})' },
+  'maintenance.no_occurrence': { kind: 'bad-request', message: 'The recurrence leaves no occurrence: every date of the rule is excluded' },
   'maintenance.query_invalid': { kind: 'bad-request', message: 'Invalid {name}: {value}; {why}' },
   'maintenance.filter_empty': { kind: 'bad-request', message: 'The filter is empty: give at least one of ids, dateStart, dateEnd, configItemIds' },
 
@@ -168,7 +170,7 @@ export const ERROR_CATALOGUE = {
   'stream.not_found': { kind: 'not-found', message: 'Stream {id} not found' },
   'stream.name_taken': { kind: 'conflict', message: 'A stream named {name} already exists' },
   'stream.pending_deletion': { kind: 'conflict', message: 'Stream {id} is pending deletion; it can only be deleted' },
-  'stream.pattern_invalid': { kind: 'bad-request', message: 'The text parser pattern is not a valid regular expression' },
+  'stream.pattern_invalid': { kind: 'bad-request', message: 'The text parser pattern is not accepted: it must be RE2 syntax within the pattern limits' },
   'stream.pattern_without_group': { kind: 'bad-request', message: 'The text parser pattern needs at least one named group' },
   'stream_read.range_reversed': { kind: 'bad-request', message: 'from ({from}) must be before to ({to})' },
   'stream_read.range_too_long': { kind: 'bad-request', message: 'from and to are more than {days} days apart; read a longer span in several ranges' },
@@ -181,9 +183,16 @@ export const ERROR_CATALOGUE = {
   'ingest.stream_pending_deletion': { kind: 'unprocessable', message: 'Stream {id} is pending deletion' },
   'ingest.body_unreadable': { kind: 'bad-request', message: '{reason}' },
   'ingest.no_record': { kind: 'bad-request', message: 'The body holds no record' },
+  'ingest.bulk_too_many_actions': { kind: 'payload-too-large', message: 'The _bulk body holds more than {limit} actions; send them in several requests' },
+  'ingest.alertmanager_version': { kind: 'bad-request', message: 'The Alertmanager payload version is {version}; this receiver reads version 4' },
   'ingest.larger_than_bus_message': { kind: 'payload-too-large', message: 'A {what} of {bytes} bytes is larger than the largest message the bus takes ({limit} bytes of records)' },
   'ingest.bus_unavailable': { kind: 'unavailable', message: 'The {what}s were not accepted: {reason}{partly}' },
   'ingest.not_accepted': { kind: 'unavailable', message: 'The {what}s were not accepted; retry{partly}' },
+  'ingest.disk_low': {
+    kind: 'unavailable',
+    message:
+      'Ingestion is paused: the data directory has {free} free, under the {limit} kept free (OPS_MIN_FREE_DISK); nothing was stored. It resumes by itself once space is freed',
+  },
 
   // Triggers.
   'trigger.not_found': { kind: 'not-found', message: 'Trigger {id} not found' },
@@ -241,6 +250,7 @@ export const ERROR_CATALOGUE = {
   // The platform itself.
   'engine.unavailable': { kind: 'unavailable', message: 'The {engine} did not answer: {reason}' },
   'control_plane.busy': { kind: 'unavailable', message: 'The control plane is too busy to take this change now; retry' },
+  'storage.full': { kind: 'unavailable', message: 'The {engine} store is full and took nothing of this request ({reason}); retry once space is freed' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

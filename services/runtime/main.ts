@@ -7,6 +7,7 @@ import { allPartNames, type PartName } from '../parts.js';
 import { startPlatform } from '../platform.js';
 import { type Config, ConfigError, isDistributed, loadConfig } from './config.js';
 import { describeEngines } from './engines.js';
+import { createLogDestination } from './log-destination.js';
 import { createLogger } from './logger.js';
 import { detachStdin } from './stdin.js';
 
@@ -27,10 +28,16 @@ export async function runService(service: string, names: readonly PartName[]): P
   if (names.length < allPartNames.length && !isDistributed(config)) {
     refuse(`the ${service} service runs as its own process only in distributed mode: set NATS_URL, REDIS_URL and CLICKHOUSE_URL, or run everything with npm start`);
   }
-  const logger = createLogger(config.logLevel);
+  // Standard output through a destination whose failed writes (a full disk) are counted and
+  // dropped, never fatal; what waits is written at exit. stdout and stderr are written to
+  // directly too (Node's warnings, a library's console.error): an error there is dropped alike.
+  const logOutput = createLogDestination();
+  for (const stdio of [process.stdout, process.stderr]) stdio.on('error', () => undefined);
+  process.once('exit', () => logOutput.flushSync());
+  const logger = createLogger(config.logLevel, logOutput);
   let platform: Awaited<ReturnType<typeof startPlatform>>;
   try {
-    platform = await startPlatform(config, names, { logger });
+    platform = await startPlatform(config, names, { logger, logOutput });
   } catch (err) {
     logger.fatal({ err }, `${service} failed to start`);
     logger.flush();

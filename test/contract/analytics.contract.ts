@@ -163,7 +163,17 @@ export function analyticsContract(t: Test, name: string, open: () => Promise<Ope
     );
 
     const id = '0b7d3b1e-6a55-4c55-9a3c-2f1f3f9d1e01';
-    const event = { id, stream_id: '7', ts: '2024-05-06 07:08:09.010', received_at: '2024-05-06 07:08:09.011', route: 'r', labels: { a: 'b' }, payload: '{}' };
+    // Kept ten years (0007_retention.sql): the default 30 days after 2024 would let a TTL merge take it.
+    const event = {
+      id,
+      stream_id: '7',
+      ts: '2024-05-06 07:08:09.010',
+      received_at: '2024-05-06 07:08:09.011',
+      route: 'r',
+      labels: { a: 'b' },
+      payload: '{}',
+      retention_days: 3650,
+    };
     await store.insert('events', [event], { deduplicationToken: 'events-1' });
     await store.insert('events', [event], { deduplicationToken: 'events-1' });
     t.same(await store.query('SELECT * FROM events'), [event]);

@@ -30,7 +30,21 @@ export async function startTestPlatform(
   options: { env?: Record<string, string>; dataDir?: string; parts?: readonly PartName[]; logLevel?: string; now?: () => number; replace?: readonly Part[] } = {},
 ): Promise<TestPlatform> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'ops-platform-'));
-  const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: options.logLevel ?? 'info', ...options.env });
+  // Tests run on fixed clocks (the records' receipt and the problems' dates may be months behind the
+  // real one), so the retention is made the longest there is; and on whatever disk the machine has,
+  // so ingestion is not paused for it. Tests of either give their own values (issue #34).
+  const config = loadConfig({
+    OPS_PORT: '1',
+    OPS_HOST: '127.0.0.1',
+    OPS_DATA_DIR: dataDir,
+    OPS_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: options.logLevel ?? 'info',
+    OPS_EVENTS_RETENTION_DAYS: '3650',
+    OPS_PROBLEMS_RETENTION_DAYS: '3650',
+    OPS_DEAD_LETTERS_RETENTION_DAYS: '3650',
+    OPS_MIN_FREE_DISK: '0',
+    ...options.env,
+  });
   config.port = 0;
   const logs: string[] = [];
   const sink = new Writable({

@@ -8,6 +8,7 @@
  * left out. `promtool check metrics` passes on the exposition (test/integration/runtime).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { registerStorageMetrics, type StorageMetrics } from '../storage-metrics.js';
 import { type RequestTallies, registerRequestTallies } from './request-tally.js';
 
 export interface Metrics {
@@ -37,6 +38,8 @@ export interface Metrics {
   readonly slaAvailability: Gauge<'ci' | 'window'>;
   readonly slaBudgetRemaining: Gauge<'template' | 'ci'>;
   readonly slaBurnRate: Gauge<'template' | 'ci' | 'window'>;
+  /** Free space, full stores, failed log writes and table sizes (storage-metrics.ts). */
+  readonly storage: StorageMetrics;
   /** Brings the redeliveries counter up to the bus's own count since start (a counter only goes up). */
   recordRedeliveries(sinceStart: number): void;
   /** Sets the function that refreshes the bus gauges at each scrape. */
@@ -52,6 +55,7 @@ export function createMetrics(): Metrics {
   let redeliveriesCounted = 0;
   const metrics: Metrics = {
     registry,
+    storage: registerStorageMetrics(registry),
     http: registerRequestTallies(registry, [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
     busPending: new Gauge({
       name: 'ops_bus_pending_messages',

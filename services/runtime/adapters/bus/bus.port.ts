@@ -177,7 +177,9 @@ export class BusUnavailableError extends Error {
   constructor(
     message: string,
     readonly retryAfterSeconds = 1,
+    /** `cause`: what refused it, e.g. a full disk under the bus log (`storage.full`). */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -127,7 +127,7 @@ export class MemoryStream implements DurableHost {
       try {
         this.log.append(this.name, { seq: this.lastSeq + 1, subject, data, msgId, storedAt: now });
       } catch (error) {
-        throw new BusUnavailableError(`a message of ${this.name} could not be written to the bus log: ${(error as Error).message}`);
+        throw new BusUnavailableError(`a message of ${this.name} could not be written to the bus log: ${(error as Error).message}`, 1, { cause: error });
       }
     }
     return this.add({ seq: ++this.lastSeq, subject, data, msgId, storedAt: now, deliveredBefore: false });

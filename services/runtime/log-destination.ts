@@ -1,0 +1,150 @@
+/**
+ * Where the logger writes (issue #34): a file descriptor (standard output), written asynchronously
+ * like pino's own SonicBoom, except that a write that fails never ends the process. SonicBoom
+ * re-emits a failed write as an 'error' event that nothing can handle usefully (pino's own
+ * handler stands aside for anything but EPIPE), so stdout on a full disk (ENOSPC) ended the
+ * process; and its exit flush retries such a write forever.
+ *
+ * Here a write that fails is counted (`ops_log_write_errors_total`) and its lines are dropped
+ * (`ops_log_lines_dropped_total`); the lines after it are tried as usual, so logging comes back
+ * by itself once the disk has room. EAGAIN (a non-blocking pipe that is full) is waited out, not
+ * dropped. While writes are slow the lines wait in memory up to `maxBufferBytes`; lines beyond
+ * that are dropped too, so a stuck output costs bounded memory.
+ */
+import { write as fsWrite, writeSync } from 'node:fs';
+
+export interface LogOutputStats {
+  /** Writes that failed (their lines dropped). */
+  writeErrors: number;
+  /** Lines dropped: those of failed writes, and those over the buffer. */
+  droppedLines: number;
+  /** The code of the last failure (ENOSPC, EPIPE, ...). */
+  lastError: string | undefined;
+}
+
+export interface LogDestination {
+  /** One log line (pino calls it once per line). */
+  write(line: string): void;
+  /** Calls `done` once every line given so far is written or dropped. */
+  flush(done?: (error?: Error) => void): void;
+  /** Writes what is waiting now, synchronously, giving up on a failure (at exit). */
+  flushSync(): void;
+  stats(): LogOutputStats;
+}
+
+export interface LogDestinationOptions {
+  /** Default 1 (standard output). */
+  fd?: number;
+  /** Lines waiting beyond this many bytes are dropped (default 8 MiB). */
+  maxBufferBytes?: number;
+  /** Lines written per write call at most, in bytes (default 1 MiB). */
+  maxWriteBytes?: number;
+}
+
+const EAGAIN_RETRY_MS = 10;
+const SYNC_EAGAIN_TRIES = 50;
+
+export function createLogDestination(options: LogDestinationOptions = {}): LogDestination {
+  const fd = options.fd ?? 1;
+  const maxBuffer = options.maxBufferBytes ?? 8 * 1024 * 1024;
+  const maxWrite = options.maxWriteBytes ?? 1024 * 1024;
+  const stats: LogOutputStats = { writeErrors: 0, droppedLines: 0, lastError: undefined };
+
+  /** Lines not yet handed to a write. */
+  const waiting: string[] = [];
+  let waitingBytes = 0;
+  /** The write in progress: its bytes (what is left of them) and how many lines they hold. */
+  let inFlight: { bytes: Buffer; lines: number } | undefined;
+  let drainedCallbacks: Array<(error?: Error) => void> = [];
+
+  const take = (): { bytes: Buffer; lines: number } => {
+    let size = 0;
+    let count = 0;
+    while (count < waiting.length && (count === 0 || size + Buffer.byteLength(waiting[count]!) <= maxWrite)) size += Buffer.byteLength(waiting[count++]!);
+    const lines = waiting.splice(0, count);
+    waitingBytes -= size;
+    return { bytes: Buffer.from(lines.join('')), lines: lines.length };
+  };
+
+  const failed = (error: NodeJS.ErrnoException, lines: number): void => {
+    stats.writeErrors++;
+    stats.droppedLines += lines;
+    stats.lastError = error.code ?? error.message;
+  };
+
+  function next(): void {
+    if (inFlight) return;
+    if (waiting.length === 0) {
+      const callbacks = drainedCallbacks;
+      drainedCallbacks = [];
+      for (const done of callbacks) done();
+      return;
+    }
+    inFlight = take();
+    send();
+  }
+
+  function send(): void {
+    const current = inFlight!;
+    fsWrite(fd, current.bytes, 0, current.bytes.length, null, (error, written) => {
+      if (error) {
+        if (error.code === 'EAGAIN') {
+          setTimeout(send, EAGAIN_RETRY_MS).unref();
+          return;
+        }
+        failed(error, current.lines);
+        inFlight = undefined;
+        next();
+        return;
+      }
+      if (written < current.bytes.length) {
+        current.bytes = current.bytes.subarray(written);
+        send();
+        return;
+      }
+      inFlight = undefined;
+      next();
+    });
+  }
+
+  return {
+    write(line) {
+      const size = Buffer.byteLength(line);
+      if (waitingBytes + size > maxBuffer) {
+        stats.droppedLines++;
+        return;
+      }
+      waiting.push(line);
+      waitingBytes += size;
+      if (!inFlight) next();
+    },
+    flush(done) {
+      if (!done) return;
+      if (!inFlight && waiting.length === 0) done();
+      else drainedCallbacks.push(done);
+    },
+    flushSync() {
+      // A write still in flight finishes on its own; what waits is written here, in order after it
+      // only as far as the operating system orders two writes on one descriptor.
+      while (waiting.length > 0) {
+        const part = take();
+        let bytes = part.bytes;
+        let eagain = 0;
+        while (bytes.length > 0) {
+          try {
+            bytes = bytes.subarray(writeSync(fd, bytes));
+          } catch (error) {
+            const e = error as NodeJS.ErrnoException;
+            if (e.code === 'EAGAIN' && ++eagain < SYNC_EAGAIN_TRIES) {
+              Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, EAGAIN_RETRY_MS);
+              continue;
+            }
+            failed(e, part.lines);
+            break;
+          }
+        }
+      }
+    },
+    stats: () => ({ ...stats }),
+  };
+}
