@@ -12,15 +12,16 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
-import { EVENT_ROW_SETTINGS, recordId } from '../../pipelines/records/event-row.js';
+import { EVENT_ROW_SETTINGS } from '../../pipelines/records/event-row.js';
 import { type BatchRows, processBatch } from '../../pipelines/records/record-pipeline.js';
-import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { Part, PlatformContext } from '../platform.js';
 import { startCloseSweep } from '../problem-stage/close-sweep.js';
 import { createHitsPublisher, type HitsPublisher, MAX_HITS_MESSAGE_BYTES } from '../problem-stage/hits-publisher.js';
 import { startProblemStage } from '../problem-stage/problem-stage.js';
 import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { HITS_STREAM, PROBLEM_CHANGES_FEED, RECORDS_STREAM } from '../runtime/bus-streams.js';
+import { createConsumerEdge, deadLetter, isTransient, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';
+import { analyticsThroughEngineCalls, engineCall } from '../runtime/engine-call.js';
 import { insertGroups } from './insert-groups.js';
 import { insertSpacingMs } from './insert-spacing.js';
 import { createStoreWindow } from './store-window.js';
@@ -46,7 +47,7 @@ export const EVENT_WORKER_CONSUMER = {
  * overlap made the two-worker problems test slower and more variable (20–28 s in CI runs, once
  * over 100 s, against 9.5–15 s without), so a JetStream worker inserts one batch at a time.
  */
-const storeAhead = (bus: Bus): number => (bus.kind === 'memory' ? 2 : 1);
+const storeAhead = (bus: Bus): number => (bus.profile.oneProcess ? 2 : 1);
 
 /**
  * Message data inserted at once at most (insert-groups.ts). Its rows, about as large again, stay
@@ -108,7 +109,11 @@ async function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex)
 
 /** The consumer's batch handler, and `drain`, which finishes the batches still in its store window. */
 export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher, hooks: EventWorkerHooks = {}) {
-  const { analytics } = ctx.engines;
+  const analytics = analyticsThroughEngineCalls(ctx.engines.analytics);
+  const edge = createConsumerEdge(
+    { consumer: 'event-worker', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: EVENT_WORKER_CONSUMER.ackWaitMs / 3 },
+    { analytics: ctx.engines.analytics, metrics: ctx.metrics, logger: ctx.logger, now: ctx.now },
+  );
   const model = ctx.controlPlane.model;
   const streams = model.slices.streams.streams;
   const configOf = (id: number) => streams.get(id)?.config;
@@ -117,21 +122,19 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
   const batchIdOf = (message: BusMessage): string =>
     message.msgId && /^[0-9a-f]{32}$/.test(message.msgId) ? message.msgId : createHash('sha256').update(message.data).digest('hex').slice(0, 32);
 
-  /** A batch the pipeline cannot even decode is kept whole in the dead letters, never dropped. */
-  async function keepUndecodable(message: BusMessage, batchId: string, text: string, error: unknown): Promise<void> {
-    ctx.logger.error({ err: error, batchId }, 'dead-lettering an undecodable batch');
-    const row = { id: recordId(batchId, 0), stream_id: 0, received_at: clickhouseDateTime(ctx.now()), reason: `undecodable batch: ${(error as Error).message}`, payload: text };
-    await analytics.insert('dead_letters', [row], { deduplicationToken: `${batchId}:undecodable` });
-    message.ack();
-  }
-
   type Decoded = { message: BusMessage; batchId: string; rows: BatchRows };
   type Stored = { ok: true } | { ok: false; error: unknown };
-  type StoredBatch = { decoded: Decoded[]; outcome: Stored };
+  /** `release` ends the edge's hold on the batch's messages once they are settled. */
+  type StoredBatch = { decoded: Decoded[]; outcome: Stored; release: () => void };
 
-  /** Decodes each message; one that cannot even be decoded is kept in the dead letters. */
+  /**
+   * Decodes each message; one that cannot even be decoded is dead-lettered whole by the edge (the
+   * message as it came, with the reason), never dropped.
+   */
   async function decodeAll(batch: BusMessage[]): Promise<Decoded[]> {
     const decoded: Decoded[] = [];
+    const undecodable: BusMessage[] = [];
+    const reasons: Outcome[] = [];
     let since = performance.now();
     for (const message of batch) {
       // Requests waiting on the event loop are served every few milliseconds of this work.
@@ -144,12 +147,11 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
       try {
         decoded.push({ message, batchId, rows: processBatch(batchId, text, configOf, hasTriggers) });
       } catch (error) {
-        await keepUndecodable(message, batchId, text, error).catch((err: unknown) => {
-          ctx.logger.error({ err, batchId }, 'storing an undecodable batch failed; it will be redelivered');
-          message.nak(RETRY_MS);
-        });
+        undecodable.push(message);
+        reasons.push(deadLetter(`undecodable batch ${batchId}: ${(error as Error).message}`));
       }
     }
+    if (undecodable.length > 0) await edge.settle(undecodable, reasons);
     return decoded;
   }
 
@@ -170,7 +172,7 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
    * deliveryCount 1. Such messages are checked against the table, by their first row: a message's
    * rows go in with one insert, one block, so all of them are stored or none.
    */
-  const mayBeStored = (d: Decoded): boolean => d.message.deliveryCount > 1 || ctx.engines.bus.kind === 'jetstream';
+  const mayBeStored = (d: Decoded, recheck: boolean): boolean => recheck || d.message.deliveryCount > 1 || ctx.engines.bus.profile.acksMayBeLost;
   const firstLine = (text: string): string => text.slice(0, text.indexOf('\n') + 1);
   async function unstoredOf(table: RowTable, checked: string[], all: string[]): Promise<Buffer> {
     const heads = checked.map(firstLine);
@@ -182,18 +184,22 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
     return utf8Concat(keep);
   }
 
-  /** One insert for every message fetched together; its token names the group (see 0001_events.sql). */
-  async function store(decoded: Decoded[]): Promise<Stored> {
+  /**
+   * One insert for every message fetched together; its token names the group (see 0001_events.sql).
+   * `recheck`: the messages were part of a group whose insert failed, which may have stored some
+   * of their rows (an insert of several blocks).
+   */
+  async function store(decoded: Decoded[], recheck = false): Promise<Stored> {
     const token = groupToken(decoded);
     try {
       const events = await unstoredOf(
         'events',
-        decoded.map((d) => (mayBeStored(d) ? d.rows.events : '')),
+        decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.events : '')),
         decoded.map((d) => d.rows.events),
       );
       const deadLetters = await unstoredOf(
         'dead_letters',
-        decoded.map((d) => (mayBeStored(d) ? d.rows.deadLetters : '')),
+        decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.deadLetters : '')),
         decoded.map((d) => d.rows.deadLetters),
       );
       if (events.length > 0) await analytics.insert('events', events, { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });
@@ -209,26 +215,67 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
 
   /**
    * After the inserts, in pull order, for the batches stored by now: trigger hits, handed to the
-   * problem stage, then the acks. A batch whose insert failed is redelivered; its hits come with
-   * it then.
+   * problem stage, then each message's outcome to the edge. A group whose insert the engine
+   * refused is inserted again message by message, so a message it refuses fails alone (and is
+   * dead-lettered after its deliveries) while the others are stored; an engine that is down
+   * fails them all, to be delivered again without end.
    */
   async function settle(batches: StoredBatch[]): Promise<void> {
-    const stored: Decoded[] = [];
-    for (const { decoded, outcome } of batches) {
-      if (outcome.ok) stored.push(...decoded);
-      else nakAll(decoded, outcome.error);
-    }
-    if (stored.length === 0) return;
+    const messages: BusMessage[] = [];
+    const outcomes: Outcome[] = [];
+    const put = (d: Decoded, outcome: Outcome): void => {
+      messages.push(d.message);
+      outcomes.push(outcome);
+    };
+    const failed = (decoded: Decoded[], error: unknown): void => {
+      const records = decoded.reduce((n, d) => n + d.rows.eventCount, 0);
+      ctx.logger.error({ err: error, messages: decoded.length, records }, 'storing record batches or their problems failed; they will be delivered again');
+      for (const d of decoded) put(d, outcomeOfError(error, RETRY_MS));
+    };
     try {
-      const hits = await hitsOf(
-        stored.flatMap((d) => d.rows.fielded),
-        triggers,
-      );
-      if (hits.length > 0) await publisher.publish(hits, groupToken(stored));
-    } catch (error) {
-      nakAll(stored, error);
-      return;
+      let stored: Decoded[] = [];
+      for (const { decoded, outcome } of batches) {
+        if (outcome.ok) stored.push(...decoded);
+        else if (isTransient(outcome.error) || decoded.length === 1) failed(decoded, outcome.error);
+        else {
+          ctx.logger.warn({ err: outcome.error, messages: decoded.length }, 'a group of record batches was refused; storing its messages one by one');
+          for (const d of decoded) {
+            const alone = await store([d], true);
+            if (alone.ok) stored.push(d);
+            else failed([d], alone.error);
+          }
+        }
+      }
+      if (stored.length > 0) {
+        try {
+          const hits = await hitsOf(
+            stored.flatMap((d) => d.rows.fielded),
+            triggers,
+          );
+          if (hits.length > 0) await engineCall('bus', () => publisher.publish(hits, groupToken(stored)));
+        } catch (error) {
+          failed(stored, error);
+          stored = [];
+        }
+      }
+      if (stored.length > 0) countStored(stored);
+      for (const d of stored) {
+        try {
+          hooks.afterInsert?.(d.message);
+          put(d, ok);
+        } catch (error) {
+          // What a crash between insert and ack leaves: the message is delivered again.
+          ctx.logger.warn({ err: error, batchId: d.batchId }, 'batch stored but not acknowledged');
+          put(d, retry('stored but not acknowledged', 0, true));
+        }
+      }
+      await edge.settle(messages, outcomes);
+    } finally {
+      for (const b of batches) b.release();
     }
+  }
+
+  function countStored(stored: readonly Decoded[]): void {
     ctx.metrics.batchRecords.observe(
       { stage: 'insert' },
       stored.reduce((n, d) => n + d.rows.eventCount, 0),
@@ -238,23 +285,6 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
       if (d.rows.eventCount > 0) ctx.metrics.streamEvents.inc({ stream }, d.rows.eventCount);
       if (d.rows.deadLetterCount > 0) ctx.metrics.streamDeadLetters.inc({ stream }, d.rows.deadLetterCount);
     }
-    for (const d of stored) {
-      try {
-        hooks.afterInsert?.(d.message);
-      } catch (error) {
-        // What a crash between insert and ack leaves: the message is delivered again.
-        ctx.logger.warn({ err: error, batchId: d.batchId }, 'batch stored but not acknowledged');
-        d.message.nak();
-        continue;
-      }
-      d.message.ack();
-    }
-  }
-
-  function nakAll(decoded: Decoded[], error: unknown): void {
-    const records = decoded.reduce((n, d) => n + d.rows.eventCount, 0);
-    ctx.logger.error({ err: error, messages: decoded.length, records }, 'storing record batches or their problems failed; they will be redelivered');
-    for (const d of decoded) d.message.nak(RETRY_MS);
   }
 
   const window = createStoreWindow<StoredBatch>(storeAhead(ctx.engines.bus), settle, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
@@ -265,10 +295,11 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
       const decoded = await decodeAll(group);
       if (decoded.length === 0) continue;
       for (const d of decoded) records += d.rows.eventCount + d.rows.deadLetterCount;
-      await window.admit(store(decoded).then((outcome) => ({ decoded, outcome })));
+      const release = edge.hold(decoded.map((d) => d.message));
+      await window.admit(store(decoded).then((outcome) => ({ decoded, outcome, release })));
     }
     // What arrives meanwhile gathers in the bus for the next pull.
-    const wait = started + insertSpacingMs(ctx.engines.bus.kind, records) - Date.now();
+    const wait = started + insertSpacingMs(ctx.engines.bus.profile.oneProcess, records) - Date.now();
     if (batch.length < EVENT_WORKER_CONSUMER.maxBatch && wait > 0) await sleep(wait);
   };
   return { handler, drain: () => window.drain() };
@@ -282,7 +313,7 @@ export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher
  */
 async function storeBacklog(ctx: PlatformContext): Promise<void> {
   const { bus } = ctx.engines;
-  if (bus.kind !== 'memory') return;
+  if (!bus.profile.oneProcess) return;
   const deadline = Date.now() + ctx.config.shutdownTimeoutMs / 2;
   for (;;) {
     const left = (await bus.stats()).pending[RECORDS_STREAM.name] ?? 0;

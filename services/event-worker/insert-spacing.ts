@@ -8,14 +8,12 @@
  * The answers do not wait for the inserts (they come at the bus log's append); a problem shows at
  * most this much later. A full pull goes on at once.
  */
-import type { Bus } from '../runtime/adapters/bus/bus.port.js';
-
 const MIN_SPACING_MS = 50;
 const MAX_SPACING_MS = 250;
 const RECORDS_PER_SPACING_MS = 20;
 
 /** Milliseconds from the start of a pull that was not full to the start of the next. */
-export function insertSpacingMs(busKind: Bus['kind'], lastRecords: number): number {
-  if (busKind !== 'memory') return 0;
+export function insertSpacingMs(oneProcess: boolean, lastRecords: number): number {
+  if (!oneProcess) return 0;
   return Math.min(MAX_SPACING_MS, Math.max(MIN_SPACING_MS, lastRecords / RECORDS_PER_SPACING_MS));
 }

@@ -34,7 +34,7 @@ import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { type KeySummaryRecord, pendingCloseKey, summaryKey } from '../control-plane/problems/problems.types.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { PlatformContext } from '../platform.js';
-import type { Bus, BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
+import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
 import type { JournalChange } from '../runtime/adapters/journal/journal.port.js';
 import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
 import { HITS_STREAM, hitsSubject, PROBLEM_CHANGES_SUBJECT } from '../runtime/bus-streams.js';
@@ -72,16 +72,17 @@ const CACHED_HITS = 2_000_000;
  */
 const IN_PROCESS_BATCH = 64;
 
-export const partitionConsumer = (partition: number, bus: Bus['kind']): ConsumerSpec => ({
+export const partitionConsumer = (partition: number): ConsumerSpec => ({
   stream: HITS_STREAM.name,
   durable: `problems-${partition}`,
   filterSubject: hitsSubject(partition),
-  maxBatch: bus === 'memory' ? IN_PROCESS_BATCH : 1,
-  // In-process a pull that may not wait hands over what is there and otherwise waits for the next.
-  maxWaitMs: bus === 'memory' ? 0 : PULL_WAIT_MS,
+  maxBatch: 1,
+  maxWaitMs: PULL_WAIT_MS,
   ackWaitMs: HITS_ACK_WAIT_MS,
   maxDeliver: -1,
-  maxAckPending: bus === 'memory' ? IN_PROCESS_BATCH : 1,
+  maxAckPending: 1,
+  // In-process a pull that may not wait hands over what is there and otherwise waits for the next.
+  inProcess: { maxBatch: IN_PROCESS_BATCH, maxWaitMs: 0, maxAckPending: IN_PROCESS_BATCH },
 });
 
 interface KeyWork {
@@ -343,7 +344,7 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
    */
   async function processGroup(messages: BusMessage[]): Promise<void> {
     const sentAt: number[] = [];
-    await edge(messages, async (batch) => {
+    await edge.run(messages, async (batch) => {
       const outcomes: Outcome[] = batch.map(() => ok);
       const decoded: Array<Decoded & { index: number }> = [];
       batch.forEach((m, index) => {
@@ -385,11 +386,11 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     (err) => log.error({ err }, 'the problem stage failed unexpectedly'),
     // In-process only: there a group may take many messages of each partition. On JetStream a
     // partition has one message out, so lingering would only hold the partitions longer.
-    bus.kind === 'memory' ? { maxMs: MAX_LINGER_MS, now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) } : undefined,
+    bus.profile.oneProcess ? { maxMs: MAX_LINGER_MS, now: () => performance.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) } : undefined,
   );
   const consumers: BusConsumer[] = [];
   for (let p = 0; p < ctx.config.problemPartitions; p++) {
-    consumers.push(bus.consume(partitionConsumer(p, bus.kind), (batch) => Promise.all(batch.map(runGroup)).then(() => undefined)));
+    consumers.push(bus.consume(partitionConsumer(p), (batch) => Promise.all(batch.map(runGroup)).then(() => undefined)));
   }
   return {
     async stop() {

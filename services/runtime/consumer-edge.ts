@@ -11,14 +11,18 @@
  * - deadLetter: written to `dead_letters` (stream 0, the consumer and the reason), then acked;
  *   if the write fails, nakked, so nothing is dropped in silence.
  * - drop: terminated (the message is known to need nothing).
+ *
+ * Engine calls go through engine-call.ts, which tells the engine's failures from the message's.
  */
 import { createHash } from 'node:crypto';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { AnalyticsStore } from './adapters/analytics/analytics.port.js';
 import { type BusMessage, BusUnavailableError } from './adapters/bus/bus.port.js';
-import { fail, isAppError } from './errors.js';
+import { isAppError } from './errors.js';
 import type { Metrics } from './http/metrics.js';
 import type { Logger } from './logger.js';
+
+export { engineCall } from './engine-call.js';
 
 export type Outcome = { kind: 'ok' } | { kind: 'retry'; delayMs: number; reason: string; transient: boolean } | { kind: 'deadLetter'; reason: string } | { kind: 'drop' };
 
@@ -29,19 +33,6 @@ export const retry = (reason: string, delayMs: number, transient = false): Outco
 
 /** The failure is the store's or the bus's, not the message's (the catalogue's `unavailable` kind). */
 export const isTransient = (error: unknown): boolean => error instanceof BusUnavailableError || (isAppError(error) && error.kind === 'unavailable');
-
-/**
- * Runs an engine call, turning any failure into `engine.unavailable`: a consumer's I/O failing is
- * transient by nature, whatever the driver named its error.
- */
-export async function engineCall<T>(engine: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (isTransient(error)) throw error;
-    throw Object.assign(fail('engine.unavailable', { engine, reason: error instanceof Error ? error.message : String(error) }), { cause: error });
-  }
-}
 
 /** The outcome of a step that threw: retried (transient without end, otherwise within maxDeliveries). */
 export const outcomeOfError = (error: unknown, delayMs: number): Outcome => retry(error instanceof Error ? error.message : String(error), delayMs, isTransient(error));
@@ -64,6 +55,18 @@ export interface EdgeDeps {
 
 export type Step = (messages: BusMessage[]) => Promise<Outcome[]>;
 
+export interface ConsumerEdge {
+  /** Runs `step` on a batch, keeping its messages meanwhile, and settles each by its outcome. */
+  run(messages: BusMessage[], step: Step): Promise<void>;
+  /**
+   * For a consumer whose outcomes are decided later than its step returns (the event worker's
+   * pipelined inserts): keeps the messages until the returned function is called.
+   */
+  hold(messages: readonly BusMessage[]): () => void;
+  /** Settles each message by its outcome. */
+  settle(messages: readonly BusMessage[], outcomes: readonly Outcome[]): Promise<void>;
+}
+
 /** Where a message is kept once dead-lettered (0001_events.sql `dead_letters`). */
 function deadLetterRow(consumer: string, message: BusMessage, reason: string, now: number) {
   const id = createHash('sha256')
@@ -79,25 +82,19 @@ function deadLetterRow(consumer: string, message: BusMessage, reason: string, no
   };
 }
 
-/** The edge: runs `step` on a batch and settles every message by its outcome. */
-export function createConsumerEdge(config: EdgeConfig, deps: EdgeDeps): (messages: BusMessage[], step: Step) => Promise<void> {
+export function createConsumerEdge(config: EdgeConfig, deps: EdgeDeps): ConsumerEdge {
   const log = deps.logger.child({ component: 'consumer-edge', consumer: config.consumer });
   const count = (outcome: string, n = 1): void => deps.metrics.consumerOutcomes.inc({ consumer: config.consumer, outcome }, n);
 
-  return async (messages, step) => {
-    // A slow store must not look like a dead consumer: keep the messages while working on them.
+  // A slow store must not look like a dead consumer: keep the messages while working on them.
+  const hold = (messages: readonly BusMessage[]): (() => void) => {
     const heartbeat = setInterval(() => {
       for (const m of messages) m.working();
     }, config.heartbeatMs);
-    let outcomes: Outcome[];
-    try {
-      outcomes = await step(messages);
-    } catch (error) {
-      log.error({ err: error, messages: messages.length }, 'a step failed for the whole batch');
-      outcomes = messages.map(() => outcomeOfError(error, 1000));
-    } finally {
-      clearInterval(heartbeat);
-    }
+    return () => clearInterval(heartbeat);
+  };
+
+  async function settle(messages: readonly BusMessage[], outcomes: readonly Outcome[]): Promise<void> {
     const dead: Array<{ message: BusMessage; reason: string }> = [];
     messages.forEach((message, i) => {
       const outcome = outcomes[i] ?? retry('the step gave no outcome for this message', 1000);
@@ -117,11 +114,14 @@ export function createConsumerEdge(config: EdgeConfig, deps: EdgeDeps): (message
       }
     });
     if (dead.length === 0) return;
+    const rows = dead.map((d) => deadLetterRow(config.consumer, d.message, d.reason, deps.now()));
     try {
-      await deps.analytics.insert(
-        'dead_letters',
-        dead.map((d) => deadLetterRow(config.consumer, d.message, d.reason, deps.now())),
-      );
+      // The token makes a second write of the same letters (an ack lost, a redelivery) a no-op.
+      await deps.analytics.insert('dead_letters', rows, {
+        deduplicationToken: createHash('sha256')
+          .update(rows.map((r) => r.id).join(','))
+          .digest('hex'),
+      });
     } catch (error) {
       log.error({ err: error, messages: dead.length }, 'dead-lettering failed; the messages will be delivered again');
       for (const d of dead) d.message.nak(1000);
@@ -132,5 +132,21 @@ export function createConsumerEdge(config: EdgeConfig, deps: EdgeDeps): (message
       d.message.ack();
     }
     count('dead_letter', dead.length);
-  };
+  }
+
+  async function run(messages: BusMessage[], step: Step): Promise<void> {
+    const release = hold(messages);
+    let outcomes: Outcome[];
+    try {
+      outcomes = await step(messages);
+    } catch (error) {
+      log.error({ err: error, messages: messages.length }, 'a step failed for the whole batch');
+      outcomes = messages.map(() => outcomeOfError(error, 1000));
+    } finally {
+      release();
+    }
+    await settle(messages, outcomes);
+  }
+
+  return { run, hold, settle };
 }

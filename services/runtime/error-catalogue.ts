@@ -249,6 +249,7 @@ export const ERROR_CATALOGUE = {
 
   // The platform itself.
   'engine.unavailable': { kind: 'unavailable', message: 'The {engine} did not answer: {reason}' },
+  'engine.rejected': { kind: 'unprocessable', message: 'The {engine} refused the work as given: {reason}' },
   'control_plane.busy': { kind: 'unavailable', message: 'The control plane is too busy to take this change now; retry' },
   'storage.full': { kind: 'unavailable', message: 'The {engine} store is full and took nothing of this request ({reason}); retry once space is freed' },
 } as const satisfies Record<string, CatalogueEntry>;

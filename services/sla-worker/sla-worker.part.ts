@@ -16,6 +16,8 @@ import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { SLA_JOBS_STREAM } from '../runtime/bus-streams.js';
+import { type ConsumerEdge, createConsumerEdge, deadLetter, engineCall, isTransient, ok, type Outcome, outcomeOfError } from '../runtime/consumer-edge.js';
+import { analyticsThroughEngineCalls } from '../runtime/engine-call.js';
 import type { PackedChunk } from './calculate.thread.js';
 import { type CalculationDeps, calculateReport, ReportError } from './calculate-report.js';
 import { decodeJob, queueJob } from './sla-jobs.js';
@@ -32,6 +34,8 @@ export const SLA_WORKER_CONSUMER = {
 
 /** How often a running job tells the bus, and the other workers, that it is alive. */
 const HEARTBEAT_MS = 10_000;
+const RETRY_MS = 1000;
+const JOURNAL = 'control-plane journal';
 const SWEEP_EVERY_MS = 60_000;
 /** A pending report without a sign of life for this long may have lost its job. */
 const STALE_PENDING_MS = 2 * 60_000;
@@ -49,7 +53,11 @@ export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
       await bus.ensureStream(SLA_JOBS_STREAM);
       const threads = ctx.config.slaThreads;
       const pool = new Piscina<PackedChunk, CiFiguresOutcome[]>({ filename: new URL('./calculate.thread.ts', import.meta.url).href, minThreads: threads, maxThreads: threads });
-      const deps: CalculationDeps = { model: ctx.controlPlane.model, analytics, pool, threads, now: ctx.now };
+      const deps: CalculationDeps = { model: ctx.controlPlane.model, analytics: analyticsThroughEngineCalls(analytics), pool, threads, now: ctx.now };
+      const edge = createConsumerEdge(
+        { consumer: 'sla-worker', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: HEARTBEAT_MS },
+        { analytics, metrics: ctx.metrics, logger: ctx.logger, now: ctx.now },
+      );
       const running = new Set<string>();
       const purged = new Set<string>();
 
@@ -62,12 +70,10 @@ export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
         }
       };
 
-      const consumer = bus.consume(SLA_WORKER_CONSUMER, async (batch) => {
-        for (const message of batch) await handle(ctx, deps, message, running, hooks);
-      });
+      const consumer = bus.consume(SLA_WORKER_CONSUMER, (batch) => runJobs(edge, batch, (message) => handle(ctx, deps, message, running, hooks)));
       // In-process jobs die with their process: at start every pending report is queued again.
       // JetStream keeps them; then only those without a sign of life are.
-      await sweep(bus.kind === 'memory' ? 0 : STALE_PENDING_MS);
+      await sweep(bus.profile.oneProcess ? 0 : STALE_PENDING_MS);
       const timer = setInterval(() => {
         sweep(STALE_PENDING_MS).catch((err: unknown) => ctx.logger.error({ err }, 'SLA sweep failed'));
       }, SWEEP_EVERY_MS);
@@ -82,35 +88,42 @@ export function createSlaWorkerPart(hooks: SlaWorkerHooks = {}): Part {
   };
 }
 
-async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusMessage, running: Set<string>, hooks: SlaWorkerHooks): Promise<void> {
+/** One job at a time (maxBatch is 1), each settled by the edge. */
+function runJobs(edge: ConsumerEdge, batch: BusMessage[], handleOne: (message: BusMessage) => Promise<Outcome>): Promise<void> {
+  return edge.run(batch, async (messages) => {
+    const outcomes: Outcome[] = [];
+    for (const message of messages) outcomes.push(await handleOne(message));
+    return outcomes;
+  });
+}
+
+/**
+ * A job's outcome: ok once its report is finished, Ok or Error (a failure of the report's own,
+ * e.g. a statement the engine refuses or a failing calculation, is the report's `error`);
+ * retried while an engine is unavailable; dead-lettered when it cannot be read, or when even its
+ * failure cannot be recorded within the edge's deliveries.
+ */
+async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusMessage, running: Set<string>, hooks: SlaWorkerHooks): Promise<Outcome> {
   const job = decodeJob(message.data);
-  if (!job) {
-    ctx.logger.error({ subject: message.subject }, 'dropping an SLA job that cannot be read');
-    message.term();
-    return;
-  }
+  if (!job) return deadLetter('not an SLA job');
   // The order may come from another process: make sure its record has arrived.
-  await ctx.controlPlane.catchUp();
+  await engineCall(JOURNAL, () => ctx.controlPlane.catchUp());
   const report = ctx.controlPlane.model.slices.slaReports.reports.get(job.reportId);
-  if (report?.status !== 'Pending') {
-    message.ack();
-    return;
-  }
+  if (report?.status !== 'Pending') return ok;
   const log = ctx.logger.child({ report: report.id, attempt: job.attempt });
   running.add(report.id);
   const beat = () => ctx.controlPlane.execute(heartbeatReport(report.id, ctx.now())).catch((err: unknown) => log.warn({ err }, 'SLA heartbeat not recorded'));
   await beat();
-  const heartbeat = setInterval(() => {
-    message.working();
-    void beat();
-  }, HEARTBEAT_MS);
+  const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
   const started = performance.now();
   const took = (outcome: 'ok' | 'failed' | 'interrupted') => ctx.metrics.slaJobDuration.observe({ outcome }, (performance.now() - started) / 1000);
   try {
     await hooks.beforeCalculation?.(report.id);
     const phases = await calculateReport(deps, report);
-    await ctx.controlPlane.execute(
-      finishReport(report.id, { status: 'Ok', reportId: randomUUID(), ...(phases.calculatedAt === undefined ? {} : { calculatedAt: phases.calculatedAt }) }, ctx.now()),
+    await engineCall(JOURNAL, () =>
+      ctx.controlPlane.execute(
+        finishReport(report.id, { status: 'Ok', reportId: randomUUID(), ...(phases.calculatedAt === undefined ? {} : { calculatedAt: phases.calculatedAt }) }, ctx.now()),
+      ),
     );
     const round = (ms: number) => Math.round(ms);
     took('ok');
@@ -131,34 +144,22 @@ async function handle(ctx: PlatformContext, deps: CalculationDeps, message: BusM
       },
       'SLA report calculated',
     );
-    message.ack();
+    return ok;
   } catch (error) {
-    const failed = error instanceof ReportError || !isTransient(error);
-    took(failed ? 'failed' : 'interrupted');
-    if (failed) {
-      log.warn({ err: error }, 'SLA report failed');
-      await ctx.controlPlane
-        .execute(finishReport(report.id, { status: 'Error', error: (error as Error).message }, ctx.now()))
-        .then(() => message.ack())
-        .catch((err: unknown) => {
-          log.error({ err }, 'recording the SLA report failure failed; the job will run again');
-          message.nak(1000);
-        });
-    } else {
+    if (!(error instanceof ReportError) && isTransient(error)) {
+      took('interrupted');
       log.error({ err: error }, 'SLA calculation interrupted; the job will run again');
-      message.nak(1000);
+      return outcomeOfError(error, RETRY_MS);
     }
+    took('failed');
+    log.warn({ err: error }, 'SLA report failed');
+    // Throws when the failure cannot be recorded: the edge delivers the job again.
+    await engineCall(JOURNAL, () => ctx.controlPlane.execute(finishReport(report.id, { status: 'Error', error: (error as Error).message }, ctx.now())));
+    return ok;
   } finally {
     clearInterval(heartbeat);
     running.delete(report.id);
   }
-}
-
-/** Store or bus outages are retried; anything else is the report's error. */
-function isTransient(error: unknown): boolean {
-  const name = (error as { name?: string }).name ?? '';
-  const code = (error as { code?: string }).code ?? '';
-  return name === 'BusUnavailableError' || name === 'AbortError' || /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE/.test(code) || name === 'AppError';
 }
 
 /**

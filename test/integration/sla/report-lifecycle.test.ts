@@ -7,6 +7,7 @@
 
 import ExcelJS from 'exceljs';
 import t from 'tap';
+import { BusUnavailableError } from '../../../services/runtime/adapters/bus/bus.port.js';
 import { keys, type Named } from '../cmdb/cmdb-kit.js';
 import { parseCsv, SLA, SlaKit, SlaWorkerGate } from './sla-kit.js';
 
@@ -63,7 +64,7 @@ t.test('a worker that dies mid-job leaves the job to be taken again', async (t) 
 
   const dying = k.p;
   // The process goes away mid-job: the bus is gone, so the handler gives the job back.
-  const busGone = Object.assign(new Error('the bus went away'), { name: 'BusUnavailableError' });
+  const busGone = new BusUnavailableError('the bus went away');
   await k.restart({ whileStopping: () => hold.fail(busGone) });
   const before = dying.logs.join('');
   t.match(before, /SLA calculation interrupted; the job will run again/);
