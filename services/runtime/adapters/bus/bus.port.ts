@@ -52,6 +52,28 @@ export interface ConsumerSpec {
    * held by one worker until it acks (or dies and the ack wait passes).
    */
   maxAckPending?: number;
+  /**
+   * This consumer's profile on the in-process bus, where one process holds every worker of every
+   * durable: what it sets there instead (e.g. wider batches, no pull wait). JetStream ignores it.
+   */
+  inProcess?: Partial<Pick<ConsumerSpec, 'maxBatch' | 'maxWaitMs' | 'maxAckPending'>>;
+}
+
+/**
+ * Where the two buses differ in what a consumer may assume, named by what it means: consumers
+ * ask the profile, never which bus it is.
+ */
+export interface BusProfile {
+  /**
+   * Every worker of every durable runs in this process (the in-process bus): a worker may
+   * pipeline its work and group widely, and no other process takes over what it leaves at a stop.
+   */
+  oneProcess: boolean;
+  /**
+   * A message acknowledged just before the server went down may come back as a first delivery
+   * (JetStream does not confirm acks), so even a first delivery may have been processed before.
+   */
+  acksMayBeLost: boolean;
 }
 
 export interface BusMessage {
@@ -141,6 +163,7 @@ export interface FeedTail {
 
 export interface Bus {
   readonly kind: 'memory' | 'jetstream';
+  readonly profile: BusProfile;
   /**
    * The largest message the bus takes, headers included (NATS's max_payload, 1 MB by default;
    * unbounded in-process): publishers size their messages under it.

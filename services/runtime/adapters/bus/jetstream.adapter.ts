@@ -95,6 +95,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
 
   return {
     kind: 'jetstream',
+    profile: { oneProcess: false, acksMayBeLost: true },
     // The server's limit, as it announced it when the connection was made.
     get maxMessageBytes() {
       return nc.info?.max_payload ?? 1024 * 1024;

@@ -79,6 +79,7 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
 
   return {
     kind: 'memory',
+    profile: { oneProcess: true, acksMayBeLost: false },
     maxMessageBytes: Number.POSITIVE_INFINITY,
 
     async ensureStream(spec: StreamSpec): Promise<void> {
@@ -112,7 +113,8 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
       if (closed) throw new Error('bus closed');
       const stream = streams.get(spec.stream);
       if (!stream) throw new Error(`stream ${spec.stream} not found: ensureStream first`);
-      const worker = new MemoryWorker(stream.durable(spec), spec, handler, logger);
+      const profiled = { ...spec, ...spec.inProcess };
+      const worker = new MemoryWorker(stream.durable(profiled), profiled, handler, logger);
       workers.add(worker);
       void worker.finished.then(() => workers.delete(worker));
       return { stop: () => worker.stop() };
