@@ -67,6 +67,13 @@ export interface ConsumerEdge {
   settle(messages: readonly BusMessage[], outcomes: readonly Outcome[]): Promise<void>;
 }
 
+/**
+ * A retry delay spread over a quarter more: messages that failed together do not all return at
+ * once, and a redelivery does not fall in step with a consumer's pull expiry (nats-server 2.9
+ * was seen to lose such a redelivery until the ack wait passed, with 1 s delays and 500 ms pulls).
+ */
+const jittered = (delayMs: number): number => (delayMs > 0 ? Math.round(delayMs * (1 + Math.random() / 4)) : 0);
+
 /** Where a message is kept once dead-lettered (0001_events.sql `dead_letters`). */
 function deadLetterRow(consumer: string, message: BusMessage, reason: string, now: number) {
   const id = createHash('sha256')
@@ -109,7 +116,7 @@ export function createConsumerEdge(config: EdgeConfig, deps: EdgeDeps): Consumer
       } else if (!outcome.transient && message.deliveryCount >= config.maxDeliveries) {
         dead.push({ message, reason: `still failing after ${message.deliveryCount} deliveries: ${outcome.reason}` });
       } else {
-        message.nak(outcome.delayMs);
+        message.nak(jittered(outcome.delayMs));
         count('retry');
       }
     });

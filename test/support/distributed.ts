@@ -4,12 +4,14 @@
  * its own Redis key prefix and ClickHouse database, so tests sharing servers do not meet.
  */
 import { randomBytes } from 'node:crypto';
-import { startClickHouseHttp } from './clickhouse-http.js';
+import { type ClickHouseHttp, startClickHouseHttp } from './clickhouse-http.js';
 import { type RunningService, startNats, startRedis } from './services.js';
 
 export interface DistributedServers {
   nats: RunningService;
   redis: RunningService;
+  /** The ClickHouse HTTP endpoint (kill and restart it to stage an outage). */
+  clickhouse: ClickHouseHttp;
   clickhouseUrl: string;
   /** Environment for one installation (fresh key prefix and database). */
   env(): Record<string, string>;
@@ -21,6 +23,7 @@ export async function startDistributed(): Promise<DistributedServers> {
   return {
     nats,
     redis,
+    clickhouse,
     clickhouseUrl: clickhouse.url,
     env() {
       const suffix = randomBytes(4).toString('hex');
