@@ -2,9 +2,15 @@
  * Server-Sent Events (text/event-stream) as a route's `Reply.stream`: a channel the route pushes
  * frames into and the server pulls from as the socket takes them. What the client has not taken
  * yet is bounded: past the bound the client is too slow, and the channel ends with one last
- * `disconnect` event saying so, instead of buffering without end. A comment line at an interval
- * keeps proxies from closing an idle stream.
+ * `disconnect` event saying so, instead of buffering without end. The bound is checked once the
+ * server had a turn to hand the queue to the socket: a burst sent at once (one change message of a
+ * bulk acknowledgement, a replay after Last-Event-ID) passes to a client that takes it, instead of
+ * disconnecting it every time it comes back; a burst beyond `BURST_FACTOR` times the bound ends it
+ * at once. A comment line at an interval keeps proxies from closing an idle stream.
  */
+
+/** A burst queued in one go may reach this many times the bound before the client had a chance. */
+const BURST_FACTOR = 8;
 
 export interface SseChannel extends AsyncIterable<string> {
   /** Queues a frame; false once the channel is closed (by the client, the server, or overflow). */
@@ -36,6 +42,7 @@ export function createSseChannel(options: SseOptions): SseChannel {
   let closed = false;
   let ended = false;
   let wake: (() => void) | undefined;
+  let checking = false;
   const timer = options.keepAliveMs > 0 ? setInterval(() => push(': keep-alive\n\n'), options.keepAliveMs) : undefined;
   timer?.unref();
 
@@ -57,20 +64,31 @@ export function createSseChannel(options: SseOptions): SseChannel {
     options.onClose?.();
   }
 
+  /** Whatever waits is dropped: the client is told why and reconnects with Last-Event-ID. */
+  function overflow(): void {
+    queue = [];
+    queuedBytes = 0;
+    finish(sseFrame('disconnect', JSON.stringify({ reason: 'slow-consumer', detail: `more than ${options.maxQueuedBytes} bytes waited for this client` })));
+  }
+
   const channel: SseChannel = {
     get closed() {
       return closed;
     },
     send(frame) {
       if (closed) return false;
-      if (queuedBytes + Buffer.byteLength(frame) > options.maxQueuedBytes) {
-        // Whatever waits is dropped: the client is told why and reconnects with Last-Event-ID.
-        queue = [];
-        queuedBytes = 0;
-        finish(sseFrame('disconnect', JSON.stringify({ reason: 'slow-consumer', detail: `more than ${options.maxQueuedBytes} bytes waited for this client` })));
+      if (queuedBytes + Buffer.byteLength(frame) > options.maxQueuedBytes * BURST_FACTOR) {
+        overflow();
         return false;
       }
       push(frame);
+      if (queuedBytes > options.maxQueuedBytes && !checking) {
+        checking = true;
+        setImmediate(() => {
+          checking = false;
+          if (!closed && queuedBytes > options.maxQueuedBytes) overflow();
+        });
+      }
       return true;
     },
     close: (last) => finish(last),

@@ -16,6 +16,8 @@ function channel(options: Partial<SseOptions> = {}) {
 }
 
 const DONE = { done: true, value: undefined };
+/** One turn of the event loop: what the server would take from the channel meanwhile. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const chunk = (value: string) => ({ done: false, value });
 const disconnectData = (frame: string | undefined) => {
   const m = /^event: disconnect\ndata: (.*)\n\n$/.exec(frame ?? '');
@@ -44,10 +46,11 @@ t.test('up to maxQueuedBytes not yet pulled is taken; what a pull took no longer
   t.equal(ch.closed, false);
 });
 
-t.test('past maxQueuedBytes the channel ends with one disconnect event (reason slow-consumer), dropping what waited', async (t) => {
+t.test('past maxQueuedBytes and still not taken after a turn, the channel ends with one disconnect event (reason slow-consumer), dropping what waited', async (t) => {
   const { ch, it, closes } = channel({ maxQueuedBytes: 20 });
   ch.send('x'.repeat(15));
-  t.equal(ch.send('y'.repeat(6)), false, 'the frame that overflows is refused');
+  t.equal(ch.send('y'.repeat(6)), true, 'a burst may pass the bound within a turn');
+  await turn();
   t.same([ch.closed, closes.count], [true, 1]);
   const last = await it.next();
   t.same(disconnectData(last.value), { reason: 'slow-consumer', detail: 'more than 20 bytes waited for this client' }, 'only the disconnect event');
@@ -57,12 +60,30 @@ t.test('past maxQueuedBytes the channel ends with one disconnect event (reason s
 
 // Fails at the time of writing: sse.ts counts a frame's `length` (UTF-16 code units), not its
 // bytes, so a frame of multi-byte characters passes a bound it exceeds (up to 3 times over).
+t.test('a burst past maxQueuedBytes that the server takes within its turn passes (a bulk change, a replay after Last-Event-ID)', async (t) => {
+  const { ch, it } = channel({ maxQueuedBytes: 20 });
+  t.same([ch.send('x'.repeat(15)), ch.send('y'.repeat(15)), ch.send('z'.repeat(15))], [true, true, true]);
+  t.same(await it.next(), chunk(`${'x'.repeat(15)}${'y'.repeat(15)}${'z'.repeat(15)}`));
+  await turn();
+  t.equal(ch.closed, false);
+  t.equal(ch.send('w'), true);
+});
+
+t.test('a burst past 8 times maxQueuedBytes ends the channel at once', async (t) => {
+  const { ch, it } = channel({ maxQueuedBytes: 20 });
+  for (let i = 0; i < 16; i++) t.equal(ch.send('x'.repeat(10)), true);
+  t.equal(ch.send('y'), false, '161 bytes against 8 × 20');
+  t.equal(ch.closed, true);
+  t.same(disconnectData((await it.next()).value)?.reason, 'slow-consumer');
+});
+
 t.test('maxQueuedBytes counts bytes: a frame of multi-byte characters counts its UTF-8 length', async (t) => {
   const { ch } = channel({ maxQueuedBytes: 10 });
   const euros = '€'.repeat(4);
   t.equal(Buffer.byteLength(euros), 12);
-  t.equal(ch.send(euros), false, '12 bytes against a bound of 10');
-  t.equal(ch.closed, true);
+  ch.send(euros);
+  await turn();
+  t.equal(ch.closed, true, '12 bytes against a bound of 10, not taken');
 });
 
 t.test('close(last) ends the stream after the frames queued and last; later frames are refused; onClose once', async (t) => {
@@ -137,6 +158,7 @@ t.test('keepAliveMs n: a comment line every n ms, counted in the bound, and the 
   t.same(await it.next(), chunk(': keep-alive\n\n'));
   timers[0]!.tick();
   timers[0]!.tick();
-  t.equal(ch.send('x'.repeat(3)), false, '28 bytes of keep-alives waiting: 3 more pass the bound of 30');
-  t.same([ch.closed, timers[0]!.cleared], [true, true]);
+  ch.send('x'.repeat(3));
+  await turn();
+  t.same([ch.closed, timers[0]!.cleared], [true, true], '28 bytes of keep-alives waiting: 3 more pass the bound of 30');
 });
