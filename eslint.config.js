@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'bench/results/', '.tap/'] },
+  { ignores: ['node_modules/', 'bench/results/', '.tap/', 'services/console/dist/', 'services/console/app/api-schema.d.ts'] },
   eslint.configs.recommended,
   tseslint.configs.recommended,
   prettierRecommended,
@@ -20,6 +20,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
     },
   },
+  // The console runs in the browser.
+  { files: ['services/console/{app,screens,components}/**'], languageOptions: { globals: globals.browser } },
   // Test and bench code reads answers whose shape the assertions check: `any` there is deliberate.
   { files: ['test/**', 'bench/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

@@ -4,6 +4,7 @@
  * CI id", "owner workgroup missing" — is answered by its own message rather than a schema error.
  */
 import Type, { type Static } from 'typebox';
+import { CiTypeIcon, databaseIconExample } from './cmdb-reference.schema.js';
 import { LabelValue, LIMITS, LongText, labelRecord, NameText, Nullable } from './common.schema.js';
 import { CiLiveSla, ciLiveSlaExample } from './live-sla.schema.js';
 
@@ -49,7 +50,12 @@ export const ConfigItem = Type.Object({
   description: Type.String(),
   parent: Nullable(IdName),
   ownerWorkGroup: IdName,
-  configItemType: Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String() }),
+  configItemType: Type.Object({
+    id: Type.Integer(),
+    name: Type.String(),
+    description: Type.String(),
+    icon: Type.Optional(Type.Union([CiTypeIcon, Type.Null()], { description: 'With includeIcon=true (#12): the type’s icon (spec 2.13 icon object), or null' })),
+  }),
   labels: Nullable(Labels),
   entityInfo: EntityInfo,
   state: Type.Optional(Nullable(CiState)),
@@ -116,6 +122,7 @@ export const GetCiQuery = Type.Object({
   includeState: Type.Optional(Type.Boolean({ default: false })),
   includeHealth: Type.Optional(Type.Boolean({ default: false })),
   includeSla: Type.Optional(Type.Boolean({ default: false, description: 'Adds `sla`: live availability, error budgets and burn rates' })),
+  includeIcon: Type.Optional(Type.Boolean({ default: false, description: 'Adds `configItemType.icon`: the type’s icon object (spec 2.13), or null' })),
 });
 export const FilterCiQuery = Type.Object({
   includeSla: Type.Optional(Type.Boolean({ default: false, description: 'Adds `sla` to each CI: live availability, error budgets and burn rates' })),
@@ -198,6 +205,7 @@ export const configItemExample = {
 /** configItemExample asked for with includeState, includeHealth and includeSla. */
 export const configItemWithStateExample = {
   ...configItemExample,
+  configItemType: { ...databaseType, icon: databaseIconExample },
   sla: ciLiveSlaExample,
   state: { value: 'Unknown', valueUnderMaintenance: 'Unknown', Timestamp: '2026-03-02T08:33:15.250Z' },
   healthStatus: { value: 100, timestamp: '2026-03-02T08:33:15.250Z', calculation: { resultBy: 'Direct', direct: 100, weight: 100 } },

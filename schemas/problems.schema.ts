@@ -4,6 +4,7 @@
  * problem.schema.ts, the RFC 9457 "problem details" of error answers.
  */
 import Type, { type Static } from 'typebox';
+import { CiTypeIcon, databaseIconExample } from './cmdb-reference.schema.js';
 import { LIMITS, Nullable } from './common.schema.js';
 
 const Iso = (description: string) => Type.String({ format: 'date-time', description });
@@ -27,7 +28,7 @@ export const ProblemItem = Type.Object(
     configItem: Type.Object({
       id: Type.Integer(),
       name: Type.String({ description: 'Empty once the CI is deleted' }),
-      configItemType: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String() })),
+      configItemType: Nullable(Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), icon: Nullable(CiTypeIcon) })),
     }),
     priority: ProblemPriority,
     dateStart: Iso('When its first record was dated'),
@@ -142,7 +143,7 @@ export const BulkAcknowledgeResult = Type.Object(
 export const problemItemExample: ProblemItemBody = {
   id: '0b6f7c1e-6f0e-4b8a-9d3c-2a1f4e5d6c7b',
   trigger: { id: 3, name: 'cpu-high' },
-  configItem: { id: 42, name: 'db-01', configItemType: { id: 2, name: 'Database', description: 'Database servers' } },
+  configItem: { id: 42, name: 'db-01', configItemType: { id: 2, name: 'Database', description: 'Database servers', icon: databaseIconExample } },
   priority: 'Problem2',
   dateStart: '2026-11-25T09:12:00.000Z',
   dateEnd: null,

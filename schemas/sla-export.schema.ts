@@ -4,12 +4,13 @@
  * (spec 2.15, 2.16), so every format shows the same figures. JSON times are milliseconds.
  */
 import Type, { type Static } from 'typebox';
+import { CiTypeIcon, databaseIconExample } from './cmdb-reference.schema.js';
 import { Nullable } from './common.schema.js';
 
 const IdName = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const SlaInfluence = Type.Object({ value: Type.Number(), maxInfluence: Type.Boolean() });
-const Icon = Type.Object({ id: Type.Integer(), name: Type.String(), fileName: Nullable(Type.String()), userspaceId: Type.Integer(), iconUrl: Type.String() });
-export const SlaCiType = Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), icon: Nullable(Icon), userspaceId: Type.Integer() });
+/** Spec 2.13: the CI type with its icon (null when the type has none) and userspace. */
+export const SlaCiType = Type.Object({ id: Type.Integer(), name: Type.String(), description: Type.String(), icon: Nullable(CiTypeIcon), userspaceId: Type.Integer() });
 const TimeShare = Type.Object({ percent: Type.Number(), value: Type.Number({ description: 'Milliseconds' }) });
 
 /** Spec 2.13: one problem ("event") on the template's CIs that overlaps the range. */
@@ -110,7 +111,7 @@ export const slaEventRowsExample = [
       {
         id: 2,
         name: 'billing-db',
-        configItemType: { id: 2, name: 'Database', description: 'A database server or cluster', icon: null, userspaceId: 1 },
+        configItemType: { id: 2, name: 'Database', description: 'A database server or cluster', icon: databaseIconExample, userspaceId: 1 },
         withMaintenance: false,
         influence: { value: 30, maxInfluence: false },
         isIncluded: true,

@@ -11,7 +11,9 @@
  *   NDJSON in large blocks through the analytics store;
  * - with SEED_OPTIMIZE, merges both tables (OPTIMIZE … FINAL), so that no background merge runs
  *   during the measurements.
- * SEED_SPEC (JSON): { problemsPerCi, openOnly, events, streams, optimize }. Prints one JSON line
+ * SEED_SPEC (JSON): { problemsPerCi, openOnly, events, streams, optimize, cmdb }; `cmdb`:
+ * `sites` (the default, problems-api-dataset.ts) or `console` (console-dataset.ts: the same
+ * 100 000 CIs with one of 5 000 children, for the console benchmark). Prints one JSON line
  * (SeedInfo) on stdout and exits. Logs go to stderr; stdin is detached (chDB would read it).
  */
 import { pino } from 'pino';
@@ -19,6 +21,7 @@ import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
 import { detachStdin } from '../../services/runtime/stdin.js';
+import { consoleCmdbChanges } from './console-dataset.js';
 import { BENCH_ADMIN_TOKEN, CI_COUNT, cmdbChanges, eventLines, problemLines } from './problems-api-dataset.js';
 
 detachStdin();
@@ -29,6 +32,8 @@ export interface SeedSpec {
   events: number;
   streams: number;
   optimize: boolean;
+  /** The CMDB's shape: `sites` (default) or `console`. */
+  cmdb?: 'sites' | 'console';
 }
 
 export interface SeedInfo {
@@ -91,8 +96,9 @@ try {
   if (typeId === undefined || model.slices.cmdb.cis.size !== 0) throw new Error('the benchmark needs an empty CMDB with a default CI type');
   const ctx = { opsWorkGroupId: ops.id, netWorkGroupId: net.id, typeId, author: { id: me.user.id, name: me.user.name }, now: new Date().toISOString() };
   let started = performance.now();
+  const changesOf = spec.cmdb === 'console' ? consoleCmdbChanges : cmdbChanges;
   for (let from = 1; from <= CI_COUNT; from += 10_000) {
-    const changes = cmdbChanges(from, Math.min(from + 9_999, CI_COUNT), ctx);
+    const changes = changesOf(from, Math.min(from + 9_999, CI_COUNT), ctx);
     await platform.controlPlane.execute(() => ({ changes, result: () => undefined }));
   }
   const cmdbSeconds = seconds(started);

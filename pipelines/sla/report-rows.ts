@@ -13,7 +13,7 @@ export type InfluenceModel = SlaCiRowModel['configItem']['influence'];
 
 /**
  * The CI type as the export shows it: the platform's one userspace (as for workgroups,
- * docs/decisions.md), and no icon unless the input has one (CI types carry none here).
+ * docs/decisions.md), and its icon object, or null when the type has none.
  */
 export function ciTypeModel(type: SlaCiInput['type']): CiTypeModel {
   return { id: type.id, name: type.name, description: type.description, icon: type.icon ?? null, userspaceId: type.userspaceId ?? USERSPACE_ID };

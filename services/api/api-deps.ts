@@ -4,6 +4,7 @@ import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.por
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Authenticator } from './auth.js';
+import type { Sessions } from './console/sessions.js';
 import type { ProblemFeed } from './problems/problem-feed.js';
 import type { ActionSender } from './problems/send-actions.js';
 import type { LiveSla } from './sla/live-sla.js';
@@ -23,6 +24,8 @@ export interface ApiDeps {
   liveSla: LiveSla;
   /** The problem change feed as this process reads it, and the way to act on problems. */
   problems: { feed: ProblemFeed; actions: ActionSender };
+  /** The console's sessions (the session endpoint; auth.ts reads them for the cookie). */
+  sessions: Sessions;
 }
 
 export const isoNow = (deps: ApiDeps): string => new Date(deps.now()).toISOString();

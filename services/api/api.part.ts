@@ -1,12 +1,14 @@
 /**
- * The API part: the public CI, maintenance and SLA APIs and the admin API. It also makes sure
- * an empty installation has its bootstrap admin (DESIGN §2).
+ * The API part: the public CI, maintenance and SLA APIs and the admin API, the console's session
+ * endpoint and its files (DESIGN §11). It also makes sure an empty installation has its bootstrap
+ * admin (DESIGN §2).
  */
 
 import { bootstrapCommand } from '../control-plane/identity/bootstrap.command.js';
 import { newTokenSecret } from '../control-plane/identity/tokens.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { Route } from '../runtime/http/route.js';
+import { ciTypeIconRoutes } from './admin/ci-type-icons.routes.js';
 import { referenceRoutes } from './admin/reference.routes.js';
 import { slaTemplateAdminRoutes } from './admin/sla-templates.routes.js';
 import { streamRoutes } from './admin/streams.routes.js';
@@ -15,8 +17,13 @@ import { userRoutes } from './admin/users.routes.js';
 import { workGroupRoutes } from './admin/work-groups.routes.js';
 import type { ApiDeps } from './api-deps.js';
 import { createAuthenticator } from './auth.js';
+import { loadConsole } from './console/console-files.js';
+import { consoleRoutes } from './console/console.routes.js';
+import { sessionRoutes } from './console/session.routes.js';
+import { createSessions } from './console/sessions.js';
 import { configItemRoutes } from './cmdb/config-items.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
+import { treeRoutes } from './cmdb/tree.routes.js';
 import { calendarRoutes } from './maintenance/calendar.routes.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
 import { HITS_STREAM } from '../runtime/bus-streams.js';
@@ -31,6 +38,8 @@ import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
 import type { TailTiming } from './streams/event-tail.js';
 import { streamEventRoutes } from './streams/stream-events.routes.js';
 import { createTokenUsage } from './token-usage.js';
+import { DIST_DIR } from '../console/build.js';
+import { openSessionStore } from '../runtime/engines.js';
 
 async function bootstrap(ctx: PlatformContext): Promise<void> {
   const outcome = await ctx.controlPlane.execute(bootstrapCommand({ adminToken: ctx.config.adminToken, generatedToken: newTokenSecret(), now: new Date(ctx.now()).toISOString() }));
@@ -46,11 +55,13 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...userRoutes(deps),
     ...workGroupRoutes(deps),
     ...referenceRoutes(deps),
+    ...ciTypeIconRoutes(deps),
     ...streamRoutes(deps),
     ...streamEventRoutes(deps, hooks.eventTail),
     ...triggerRoutes(deps),
     ...publicReferenceRoutes(deps),
     ...configItemRoutes(deps),
+    ...treeRoutes(deps),
     ...maintenanceRoutes(deps),
     ...calendarRoutes(deps),
     ...slaTemplateAdminRoutes(deps),
@@ -59,6 +70,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     // The live stream before the problem by id: `/problems/stream` is not an id.
     ...problemStreamRoutes(deps, { ...DEFAULT_STREAM_OPTIONS, ...hooks.problemStream }),
     ...problemRoutes(deps, hooks.problemActions?.bulkLimit),
+    ...sessionRoutes(deps),
   ];
 }
 
@@ -73,6 +85,8 @@ export interface ApiHooks {
   problemStream?: Partial<ProblemStreamOptions>;
   /** How long an action waits for the problem stage, and the bulk acknowledgement's bound (tests use small ones). */
   problemActions?: { waitMs?: number; bulkLimit?: number };
+  /** Serves the console from this directory as it is, never building it (tests serve a build of their own). */
+  consoleDir?: string;
 }
 
 export function createApiPart(hooks: ApiHooks = {}): Part {
@@ -83,7 +97,11 @@ export function createApiPart(hooks: ApiHooks = {}): Part {
       const now = ctx.now;
       const usage = createTokenUsage({ controlPlane: ctx.controlPlane, logger: ctx.logger, now });
       ctx.lifecycle.onStop('token usage', () => usage.stop());
-      const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id) });
+      const store = await openSessionStore(ctx.config, { logger: ctx.logger, now });
+      ctx.lifecycle.onStop('session store', () => store.close());
+      const sessions = createSessions(ctx.config.sessions, { store, now, logger: ctx.logger });
+      ctx.lifecycle.onStop('console sessions', () => sessions.stop());
+      const auth = createAuthenticator({ model: ctx.controlPlane.model, now, noteUse: (id) => usage.note(id), sessions });
       const liveSla = createLiveSla({ analytics: ctx.engines.analytics, model: ctx.controlPlane.model, metrics: ctx.metrics, logger: ctx.logger, now });
       liveSla.start();
       ctx.lifecycle.onStop('live SLA', () => liveSla.stop());
@@ -98,9 +116,13 @@ export function createApiPart(hooks: ApiHooks = {}): Part {
       const actions = createActionSender({ bus, feed, partitions: ctx.config.problemPartitions, now, ...(waitMs === undefined ? {} : { waitMs }) });
       const problems = { feed, actions };
       hooks.problems?.(problems);
-      return apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics, bus, logger: ctx.logger, liveSla, problems }, hooks).map((route) =>
-        withCatchUp(route, ctx.controlPlane.catchUp),
-      );
+      const consoleFiles = await loadConsole({ dir: hooks.consoleDir ?? DIST_DIR, build: hooks.consoleDir === undefined, logger: ctx.logger });
+      return [
+        ...apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics, bus, logger: ctx.logger, liveSla, problems, sessions }, hooks).map((route) =>
+          withCatchUp(route, ctx.controlPlane.catchUp),
+        ),
+        ...consoleRoutes(consoleFiles),
+      ];
     },
   };
 }

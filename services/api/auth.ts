@@ -1,8 +1,15 @@
 /**
- * Bearer-token authentication (spec 5, DESIGN §4): every public and admin route runs it on the
- * headers before the body is read. The presented secret is hashed and looked up by its digest,
- * so no comparison ever runs over the secret itself; the digest match is confirmed in constant
- * time.
+ * Authentication (spec 5, DESIGN §4, §11): every public and admin route runs it on the headers
+ * before the body is read. A caller proves who it is with a personal token in
+ * `Authorization: Bearer`, or, when it sends no Authorization header, with the console's session
+ * cookie (console/sessions.ts); a Bearer header always wins.
+ *
+ * The presented token secret is hashed and looked up by its digest, so no comparison ever runs
+ * over the secret itself; the digest match is confirmed in constant time. The Bearer check is
+ * synchronous (no promise per request on the hot path); the cookie's needs the session store.
+ * A session stands for the token it was made from: the token's and its user's state are checked
+ * on every request as for the Bearer header. With the cookie, a change (POST, PUT, PATCH,
+ * DELETE) also needs the session's CSRF proof in `X-CSRF-Token`.
  */
 
 import type { TokenRecord, UserRecord } from '../control-plane/identity/identity.types.js';
@@ -10,7 +17,8 @@ import { sameDigest, sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import { fail } from '../runtime/errors.js';
-import type { Request } from '../runtime/http/route.js';
+import type { Method, Request } from '../runtime/http/route.js';
+import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './console/sessions.js';
 
 export interface Principal {
   user: UserRecord;
@@ -18,41 +26,94 @@ export interface Principal {
   rights: ReadonlySet<string>;
   /** For CI rights (ci-rights.ts). */
   subject: Subject;
+  /** The console session the caller came with (absent with a Bearer header). */
+  session?: FoundSession;
 }
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)[ ]*$/i;
+/** The methods that change something: with the session cookie they need the CSRF proof. */
+const CHANGES: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Synchronous with a Bearer header, a promise with the session cookie. */
+export type Authenticate = (request: Request) => void | Promise<void>;
 
 export interface Authenticator {
-  /** Sets `request.auth` to the Principal or throws 401. */
-  authenticate(request: Request): void;
+  /** Sets `request.auth` to the Principal, or throws (rejects) 401; 403 for a change without the CSRF proof. */
+  authenticate: Authenticate;
   /** Authenticates, then requires a platform right (403 without it). */
-  requireRight(right: string): (request: Request) => void;
+  requireRight(right: string): Authenticate;
+  /** As `authenticate`, by the session cookie only (the session endpoint). */
+  authenticateSession(request: Request): Promise<void>;
+  /** The Principal a personal token stands for (signing in), or 401 with the reason. */
+  principalOf(secret: string): Principal;
 }
 
-export function createAuthenticator(deps: { model: PlatformModel; now: () => number; noteUse: (tokenId: number) => void }): Authenticator {
-  const authenticate = (request: Request): void => {
-    const header = request.headers['authorization'];
-    if (!header) throw fail('auth.header_missing');
-    const match = BEARER.exec(header);
-    if (!match) throw fail('auth.header_malformed');
-    const digest = sha256Hex(match[1]!);
-    const identity = deps.model.slices.identity;
-    const token = identity.tokenByHash(digest);
-    if (!token || !sameDigest(token.sha256, digest)) throw fail('auth.token_unknown');
+/** Runs `next` once `first` is done: synchronously when `first` was (the Bearer path). */
+export function afterAuthentication(first: void | Promise<void>, next: () => void): void | Promise<void> {
+  return first instanceof Promise ? first.then(next) : next();
+}
+
+export function createAuthenticator(deps: { model: PlatformModel; now: () => number; noteUse: (tokenId: number) => void; sessions: Sessions }): Authenticator {
+  /** The caller a valid token stands for; 401 when it is revoked, expired, or its user disabled. */
+  const principalOfToken = (token: TokenRecord): Principal => {
     if (token.revokedAt !== null) throw fail('auth.token_revoked');
     if (token.expiresAt !== null && Date.parse(token.expiresAt) <= deps.now()) throw fail('auth.token_expired');
+    const identity = deps.model.slices.identity;
     const user = identity.users.get(token.userId);
     if (!user || user.disabled) throw fail('auth.user_disabled');
     const rights = identity.rightsOf(user);
-    deps.noteUse(token.id);
-    request.auth = { user, token, rights, subject: { workGroupIds: identity.workGroupsOf(user.id), admin: rights.has('base-system.admin') } } satisfies Principal;
+    return { user, token, rights, subject: { workGroupIds: identity.workGroupsOf(user.id), admin: rights.has('base-system.admin') } };
   };
+
+  const principalOf = (secret: string): Principal => {
+    const digest = sha256Hex(secret);
+    const token = deps.model.slices.identity.tokenByHash(digest);
+    if (!token || !sameDigest(token.sha256, digest)) throw fail('auth.token_unknown');
+    return principalOfToken(token);
+  };
+
+  const bySession = async (request: Request, secret: string): Promise<void> => {
+    const found = await deps.sessions.find(secret);
+    const token = deps.model.slices.identity.tokens.get(found.session.tokenId);
+    // A deleted user's tokens are deleted with it.
+    if (!token || token.userId !== found.session.userId) throw fail('auth.user_disabled');
+    const caller = principalOfToken(token);
+    if (CHANGES.has(request.method)) {
+      const proof = request.headers['x-csrf-token'];
+      if (!proof) throw fail('session.csrf_missing');
+      if (!csrfMatches(proof, found.session.csrfToken)) throw fail('session.csrf_mismatch');
+    }
+    const session = await deps.sessions.use(found);
+    deps.noteUse(token.id);
+    request.auth = { ...caller, session: { id: found.id, session } } satisfies Principal;
+  };
+
+  const authenticate: Authenticate = (request) => {
+    const header = request.headers['authorization'];
+    if (!header) {
+      const secret = sessionSecretOf(request.headers['cookie']);
+      if (secret !== undefined) return bySession(request, secret);
+      throw fail('auth.header_missing');
+    }
+    const match = BEARER.exec(header);
+    if (!match) throw fail('auth.header_malformed');
+    const caller = principalOf(match[1]!);
+    deps.noteUse(caller.token.id);
+    request.auth = caller;
+  };
+
   return {
     authenticate,
-    requireRight: (right) => (request) => {
-      authenticate(request);
-      if (!principal(request).rights.has(right)) throw fail('auth.right_missing', { right });
+    requireRight: (right) => (request) =>
+      afterAuthentication(authenticate(request), () => {
+        if (!principal(request).rights.has(right)) throw fail('auth.right_missing', { right });
+      }),
+    authenticateSession: async (request) => {
+      const secret = sessionSecretOf(request.headers['cookie']);
+      if (secret === undefined) throw fail('session.none');
+      await bySession(request, secret);
     },
+    principalOf,
   };
 }
 

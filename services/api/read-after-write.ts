@@ -18,14 +18,18 @@ export function withCatchUp(route: Route, catchUp: () => Promise<void>): Route {
     authenticate:
       authenticate &&
       ((request: Request) => {
-        try {
-          const result = authenticate(request);
-          if (result instanceof Promise) throw new Error('withCatchUp expects a synchronous authenticate');
-        } catch (error) {
+        const again = (error: unknown): void | Promise<void> => {
           if (!mayBeStale(error, ['unauthorized', 'forbidden'])) throw error;
           return catchUp().then(() => authenticate(request));
+        };
+        // A Bearer token is checked synchronously, and stays so on the happy path; the console's
+        // session cookie is checked asynchronously (the session store).
+        try {
+          const result = authenticate(request);
+          return result instanceof Promise ? result.catch(again) : undefined;
+        } catch (error) {
+          return again(error);
         }
-        return undefined;
       }),
     handler: (request) => {
       const retry = async (error: unknown) => {

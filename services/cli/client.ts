@@ -58,8 +58,10 @@ export function createClient(config: ClientConfig, fetchFn: typeof fetch = fetch
     accept,
     authorization: `Bearer ${config.token}`,
     'user-agent': 'ops-cli',
-    ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(request.raw ? { 'content-type': request.raw.contentType } : request.body !== undefined ? { 'content-type': 'application/json' } : {}),
   });
+  const bodyOf = (request: ApiRequest): { body?: string | Uint8Array } =>
+    request.raw ? { body: request.raw.bytes } : request.body !== undefined ? { body: JSON.stringify(request.body) } : {};
   return {
     async send(request) {
       const url = endpoint(config.baseUrl, request.path, request.prefix);
@@ -69,7 +71,7 @@ export function createClient(config: ClientConfig, fetchFn: typeof fetch = fetch
         response = await fetchFn(url, {
           method: request.method,
           headers,
-          ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+          ...bodyOf(request),
           signal: AbortSignal.timeout(TIMEOUT_MS),
         });
       } catch (error) {

@@ -16,6 +16,8 @@ export interface Io {
   fetch?: typeof fetch;
   /** Defaults to reading a UTF-8 file (for --config-file). */
   readFile?: (path: string) => Promise<string>;
+  /** Defaults to reading a file's bytes (for an icon's PNG). */
+  readBytes?: (path: string) => Promise<Uint8Array>;
   /** Ends a command that runs until interrupted (events tail); by default SIGINT does. */
   interrupt?: AbortSignal;
 }
@@ -46,7 +48,7 @@ export async function run(argv: readonly string[], env: Env, io: Io): Promise<nu
   if (parsed.kind === 'usage') return fail(`${parsed.message}\n\n${parsed.help}`.trimEnd(), EXIT.usage);
   const { noun, command, input, globals } = parsed;
 
-  const prepared = await command.prepare(input, { readFile: io.readFile ?? ((path) => readFile(path, 'utf8')) });
+  const prepared = await command.prepare(input, { readFile: io.readFile ?? ((path) => readFile(path, 'utf8')), readBytes: io.readBytes ?? ((path) => readFile(path)) });
   if (!prepared.ok) return fail(`${prepared.usage}\n\n${commandHelp(noun, command)}`.trimEnd(), EXIT.usage);
 
   const baseUrl = globals.url ?? (env['OPS_URL']?.trim() || DEFAULT_URL);

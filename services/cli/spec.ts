@@ -36,6 +36,8 @@ export interface ApiRequest {
   /** The API's path prefix, e.g. `/api/public/sm/v1`; the admin API's when absent. */
   prefix?: string;
   body?: unknown;
+  /** A body sent as it is (an icon's PNG) instead of JSON `body`. */
+  raw?: { contentType: string; bytes: Uint8Array };
 }
 
 /** A request to send, or a usage error found while building it (e.g. invalid --config JSON). */
@@ -43,6 +45,8 @@ export type Prepared = { ok: true; request: ApiRequest } | { ok: false; usage: s
 
 export interface PrepareDeps {
   readFile: (path: string) => Promise<string>;
+  /** Reads a file's bytes (an icon to upload); main.ts gives node:fs. */
+  readBytes?: (path: string) => Promise<Uint8Array>;
 }
 
 /** Text for a successful answer: `data` is the parsed JSON body (undefined for 204). */

@@ -31,6 +31,17 @@ export interface Config {
   minFreeDisk: DiskAmount[];
   /** Days the analytics tables keep their rows (adapters/analytics/retention.ts). */
   retention: { eventsDays: number; problemsDays: number; deadLettersDays: number };
+  /**
+   * The console's sessions (services/api/console/sessions.ts): kept beside the journal, in the
+   * same engine, so every API replica sees each one; how long one lasts unused and at most; when
+   * the cookie is marked Secure (`auto`: when the request came over HTTPS, as X-Forwarded-Proto says).
+   */
+  sessions: {
+    store: { kind: 'lmdb'; path: string } | { kind: 'redis'; url: string; keyPrefix: string };
+    idleMs: number;
+    maxMs: number;
+    cookieSecure: 'auto' | 'always' | 'never';
+  };
 }
 
 /** A start-up configuration error: one line naming the variable. */
@@ -54,6 +65,8 @@ const integerVariables = new Set<string>([
   'OPS_EVENTS_RETENTION_DAYS',
   'OPS_PROBLEMS_RETENTION_DAYS',
   'OPS_DEAD_LETTERS_RETENTION_DAYS',
+  'OPS_SESSION_IDLE_MINUTES',
+  'OPS_SESSION_MAX_HOURS',
 ]);
 const checkEnv = Compile(EnvSchema);
 
@@ -109,6 +122,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       eventsDays: env.OPS_EVENTS_RETENTION_DAYS ?? 30,
       problemsDays: env.OPS_PROBLEMS_RETENTION_DAYS ?? 400,
       deadLettersDays: env.OPS_DEAD_LETTERS_RETENTION_DAYS ?? 7,
+    },
+    sessions: {
+      store: env.REDIS_URL ? { kind: 'redis', url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX ?? 'ops:' } : { kind: 'lmdb', path: resolve(dataDir, 'sessions') },
+      idleMs: (env.OPS_SESSION_IDLE_MINUTES ?? 30) * 60_000,
+      maxMs: (env.OPS_SESSION_MAX_HOURS ?? 12) * 3_600_000,
+      cookieSecure: env.OPS_COOKIE_SECURE ?? 'auto',
     },
   };
 }

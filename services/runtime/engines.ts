@@ -12,7 +12,10 @@ import { openRedisJournal } from './adapters/journal/redis.adapter.js';
 import type { KeyedStore } from './adapters/keyed/keyed-store.port.js';
 import { openLmdbKeyedStore } from './adapters/keyed/lmdb.adapter.js';
 import { openRedisKeyedStore } from './adapters/keyed/redis.adapter.js';
-import { type GuardDeps, guardAnalytics, guardBus, guardJournal, guardKeyedStore } from './adapters/storage-guard.js';
+import { openLmdbSessionStore } from './adapters/sessions/lmdb.adapter.js';
+import { openRedisSessionStore } from './adapters/sessions/redis.adapter.js';
+import type { SessionStore } from './adapters/sessions/session-store.port.js';
+import { type GuardDeps, guardAnalytics, guardBus, guardJournal, guardKeyedStore, guardSessionStore } from './adapters/storage-guard.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { EngineName } from './storage-health.js';
@@ -53,6 +56,16 @@ export async function openEngines(config: Config, deps: { logger: Logger }): Pro
     await analytics.close();
     throw error;
   }
+}
+
+/**
+ * The console's session store, behind its storage guard: opened by the API part alone (no other
+ * part reads sessions), in the engine of the journal (Redis, or LMDB under `<data>/sessions`).
+ */
+export async function openSessionStore(config: Config, deps: { logger: Logger; now: () => number }): Promise<SessionStore> {
+  const s = config.sessions.store;
+  const store = s.kind === 'lmdb' ? await openLmdbSessionStore({ path: s.path }, deps) : await openRedisSessionStore({ url: s.url, keyPrefix: s.keyPrefix }, deps);
+  return guardSessionStore(store, s.kind === 'lmdb' ? s.path : undefined);
 }
 
 /** The engines whose files are in the data directory (the embedded ones), by their /readyz names. */

@@ -65,6 +65,20 @@ export const ERROR_CATALOGUE = {
   'auth.user_disabled': { kind: 'unauthorized', message: 'The token belongs to a disabled or deleted user' },
   'auth.right_missing': { kind: 'forbidden', message: 'This needs the platform right {right}' },
 
+  // The console's sessions (DESIGN §11): a personal token exchanged for a cookie.
+  'session.none': {
+    kind: 'unauthorized',
+    message: 'There is no session: the request has no ops_session cookie, or its session was signed out or ended long ago; sign in with a personal token',
+  },
+  'session.idle_expired': { kind: 'unauthorized', message: 'The session ended at {at}, after {minutes} minutes without use; sign in again' },
+  'session.expired': { kind: 'unauthorized', message: 'The session reached its end at {at}; sign in again' },
+  'session.csrf_missing': { kind: 'forbidden', message: 'A change made with the session cookie needs the X-CSRF-Token header, holding the csrfToken of the session' },
+  'session.csrf_mismatch': { kind: 'forbidden', message: 'The X-CSRF-Token header does not match the session' },
+
+  // The console's files, served by every API process.
+  'console.file_not_found': { kind: 'not-found', message: 'The console has no file {path}' },
+  'console.not_built': { kind: 'unavailable', message: 'The console is not available: {reason}; run npm run build:console and restart' },
+
   // Users, workgroups, roles and tokens.
   'user.not_found': { kind: 'not-found', message: 'User {id} not found' },
   'user.name_taken': { kind: 'conflict', message: 'A user named {name} already exists' },
@@ -137,6 +151,14 @@ export const ERROR_CATALOGUE = {
   'cmdb_system.not_found': { kind: 'not-found', message: 'CMDB system {id} not found' },
   'cmdb_system.name_taken': { kind: 'conflict', message: 'A CMDB system named {name} already exists' },
   'cmdb_system.in_use': { kind: 'conflict', message: 'CI {ciId} was created on CMDB system {id}' },
+
+  // CI type icons (admin; the image itself is public).
+  'icon.not_found': { kind: 'not-found', message: 'Icon {id} not found' },
+  'icon.unknown': { kind: 'bad-request', message: 'Icon not found: {id}' },
+  'icon.not_png': { kind: 'bad-request', message: 'The body is not a PNG image: {reason}' },
+  'icon.built_in': { kind: 'conflict', message: 'Icon {id} is built in and cannot be deleted' },
+  'icon.in_use': { kind: 'conflict', message: 'CI type {typeId} has icon {id}; give it another icon first' },
+  'icon.limit_reached': { kind: 'conflict', message: 'At most {limit} icons may be uploaded; delete one first' },
 
   // Maintenance modes.
   'maintenance.not_found': { kind: 'not-found', message: 'Maintenance mode {id} not found' },

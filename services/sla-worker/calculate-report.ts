@@ -12,6 +12,7 @@ import { type CiFiguresOutcome, templateContext, templateFigures } from '../../p
 import type { Interval, SlaCiMeta, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
 import type { SlaCiRowModel } from '../../schemas/sla-export.schema.js';
 import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
+import { ciTypeWithIcon } from '../control-plane/cmdb/ci-type-icons.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
 import type { SlaReportRecord } from '../control-plane/sla/sla-reports.slice.js';
 import type { PlatformModel } from '../control-plane/slices.js';
@@ -118,11 +119,10 @@ export async function calculateSingleTemplate(
   const now = deps.now();
   const cis: SlaCiMeta[] = ids.map((id) => {
     const ci = model.slices.cmdb.cis.get(id)!;
-    const type = model.slices.cmdb.types.get(ci.typeId);
     return {
       id,
       name: ci.name,
-      type: { id: ci.typeId, name: type?.name ?? '', description: type?.description ?? '' },
+      type: ciTypeWithIcon(model.slices.cmdb, ci.typeId),
       weight: weights.get(id)!,
       maintenance: maintenanceIntervals(model, id, range.start, range.end),
     };

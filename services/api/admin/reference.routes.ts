@@ -2,7 +2,9 @@
 import Type from 'typebox';
 import {
   CiTypeAdmin,
+  ciTypeAdminExample,
   CiTypeCreate,
+  ciTypeCreateExample,
   type CiTypeCreateBody,
   CiTypePatch,
   type CiTypePatchBody,
@@ -11,13 +13,26 @@ import {
   CmdbSystemPatch,
   NamedEntity,
 } from '../../../schemas/cmdb-reference.schema.js';
+import { iconOfType } from '../../control-plane/cmdb/ci-type-icons.js';
+import type { CmdbSlice } from '../../control-plane/cmdb/cmdb.slice.js';
+import type { CiTypeRecord } from '../../control-plane/cmdb/cmdb.types.js';
 import { createCiType, createCmdbSystem, deleteCiType, deleteCmdbSystem, patchCiType, renameCmdbSystem } from '../../control-plane/cmdb/reference.commands.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';
 
+/** A CI type as the admin API shows it: which is the default, and its icon object (or null). */
+const adminType = (cmdb: CmdbSlice, type: CiTypeRecord) => ({
+  id: type.id,
+  name: type.name,
+  description: type.description,
+  isDefault: type.isDefault,
+  icon: iconOfType(cmdb, type.id),
+});
+
 export function referenceRoutes(deps: ApiDeps): Route[] {
   const cp = deps.controlPlane;
+  const cmdb = cp.model.slices.cmdb;
   const base = { tags: ['admin'], security: 'bearer' as const, authenticate: deps.auth.requireRight(ADMIN) };
   const id = (params: Record<string, string>) => parseId(params['id']);
   return [
@@ -26,12 +41,12 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
       method: 'GET',
       path: `${ADMIN_PREFIX}/config-item-types`,
       name: 'admin.listCiTypes',
-      summary: 'List CI types, with which is the default',
-      schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiTypeAdmin) }, ...problems(401, 403) } },
+      summary: 'List CI types, with which is the default and their icons',
+      schema: { responses: { 200: { description: 'CI types', schema: Type.Array(CiTypeAdmin), example: [ciTypeAdminExample] }, ...problems(401, 403) } },
       handler: () =>
         json(
           200,
-          [...cp.model.slices.cmdb.types.values()].sort((a, b) => a.id - b.id),
+          [...cmdb.types.values()].sort((a, b) => a.id - b.id).map((type) => adminType(cmdb, type)),
         ),
     },
     {
@@ -39,18 +54,22 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
       method: 'POST',
       path: `${ADMIN_PREFIX}/config-item-types`,
       name: 'admin.createCiType',
-      summary: 'Create a CI type',
-      schema: { body: CiTypeCreate, responses: { 201: { description: 'Created', schema: CiTypeAdmin }, ...problems(400, 401, 403, 409, 415) } },
-      handler: async (req) => json(201, await cp.execute(createCiType(req.body as CiTypeCreateBody))),
+      summary: 'Create a CI type, optionally with an icon (iconId: a built-in or uploaded icon)',
+      schema: {
+        body: CiTypeCreate,
+        bodyExample: ciTypeCreateExample,
+        responses: { 201: { description: 'Created', schema: CiTypeAdmin, example: ciTypeAdminExample }, ...problems(400, 401, 403, 409, 415) },
+      },
+      handler: async (req) => json(201, adminType(cmdb, await cp.execute(createCiType(req.body as CiTypeCreateBody)))),
     },
     {
       ...base,
       method: 'PATCH',
       path: `${ADMIN_PREFIX}/config-item-types/:id`,
       name: 'admin.patchCiType',
-      summary: 'Rename or describe a CI type, or make it the default',
-      schema: { body: CiTypePatch, responses: { 200: { description: 'Updated', schema: CiTypeAdmin }, ...problems(400, 401, 403, 404, 409, 415) } },
-      handler: async (req) => json(200, await cp.execute(patchCiType(id(req.params), req.body as CiTypePatchBody))),
+      summary: 'Rename or describe a CI type, make it the default, or set its icon (iconId; null: none)',
+      schema: { body: CiTypePatch, responses: { 200: { description: 'Updated', schema: CiTypeAdmin, example: ciTypeAdminExample }, ...problems(400, 401, 403, 404, 409, 415) } },
+      handler: async (req) => json(200, adminType(cmdb, await cp.execute(patchCiType(id(req.params), req.body as CiTypePatchBody)))),
     },
     {
       ...base,

@@ -177,14 +177,14 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       method: 'GET',
       path: `${CIS}/:id`,
       name: 'cmdb.getConfigItem',
-      summary: '#12 One CI, optionally with its state and health',
+      summary: '#12 One CI, optionally with its state and health (and its type’s icon, its live SLA)',
       schema: { query: GetCiQuery, responses: { 200: { ...Full, example: configItemWithStateExample }, ...problems(400, 401, 403, 404, 503) } },
       handler: (req) => {
         const id = ciId(req);
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
         const flag = (name: string) => req.queryValues[name] === true;
-        const view = ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), now: deps.now() });
+        const view = ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), includeIcon: flag('includeIcon'), now: deps.now() });
         if (flag('includeSla')) view.sla = liveSlaView(deps.liveSla.ofCi(id));
         return json(200, view);
       },

@@ -1,10 +1,11 @@
 /**
  * A problem as the API shows it (schemas/problems.schema.ts `ProblemItem`), from its row as
  * stored or as the change feed carries it, with what the control plane knows now: its CI's name
- * and type, and whether a maintenance mode covers the CI at this moment.
+ * and type (with its icon), and whether a maintenance mode covers the CI at this moment.
  */
 import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 import type { ProblemItemBody } from '../../../schemas/problems.schema.js';
+import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
 import { modesCovering } from '../../control-plane/maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 
@@ -24,14 +25,13 @@ export const factsOf = (row: ProblemRow): RowFacts => ({ row, start: rowMs(row.d
 export function problemItem(model: PlatformModel, facts: RowFacts, now: number): ProblemItemBody {
   const { row, start, end } = facts;
   const ci = model.slices.cmdb.cis.get(row.ci_id);
-  const type = ci && model.slices.cmdb.types.get(ci.typeId);
   return {
     id: row.id,
     trigger: { id: row.trigger_id, name: row.trigger_name },
     configItem: {
       id: row.ci_id,
       name: ci?.name ?? '',
-      configItemType: ci ? { id: ci.typeId, name: type?.name ?? '', description: type?.description ?? '' } : null,
+      configItemType: ci ? ciTypeWithIcon(model.slices.cmdb, ci.typeId) : null,
     },
     priority: `Problem${row.priority}` as ProblemItemBody['priority'],
     dateStart: new Date(start).toISOString(),

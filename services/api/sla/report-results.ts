@@ -7,6 +7,7 @@
 import { ciTypeModel, eventRow } from '../../../pipelines/sla/report-rows.js';
 import type { ProblemInput } from '../../../pipelines/sla/sla.types.js';
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
+import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
@@ -95,12 +96,11 @@ export async function* eventRows(analytics: AnalyticsStore, model: PlatformModel
       const problem = snapshotProblem(row);
       const { ciId, influence } = problem;
       const ci = cmdb.cis.get(ciId);
-      const type = ci ? cmdb.types.get(ci.typeId) : undefined;
       const isIncluded = included.has(row.priority);
       const configItem = {
         id: ciId,
         name: ci?.name ?? '',
-        configItemType: ciTypeModel({ id: type?.id ?? 0, name: type?.name ?? '', description: type?.description ?? '' }),
+        configItemType: ciTypeModel(ci ? ciTypeWithIcon(cmdb, ci.typeId) : { id: 0, name: '', description: '', icon: null }),
         withMaintenance: row.with_maintenance === 1,
         influence,
         isIncluded,

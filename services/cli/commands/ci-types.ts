@@ -1,9 +1,23 @@
-/** `ops ci-types …`: configuration item types, one of them the default (admin API /config-item-types). */
+/** `ops ci-types …`: configuration item types, one of them the default, each with an icon or none (admin API /config-item-types). */
 import { done, list, one } from '../render.js';
-import { defined, flag, type NounSpec, num, seg, send, str } from '../spec.js';
+import { type CommandInput, defined, flag, type NounSpec, num, type Render, seg, send, str } from '../spec.js';
+import { isRecord } from '../table.js';
 
 const ID = (what: string) => ({ name: 'id', description: `The ${what} id`, kind: 'id' as const });
 const NEW_ID = { type: 'string' as const, value: 'id', kind: 'id' as const, description: 'The id to give it (default: the next free one)' };
+const ICON = { type: 'string' as const, value: 'id', kind: 'id' as const, description: 'Its icon: a built-in or uploaded icon id (ops ci-type-icons list)' };
+
+/** The icon as `<id> <name>` in the list, instead of its whole object. */
+const withIconLabel: Render = (data, input) =>
+  list({ ID: 'id', NAME: 'name', DEFAULT: 'isDefault', ICON: 'icon', DESCRIPTION: 'description' })(
+    Array.isArray(data)
+      ? data.map((type: unknown) => (isRecord(type) && isRecord(type['icon']) ? { ...type, icon: `${String(type['icon']['id'])} ${String(type['icon']['name'])}` } : type))
+      : data,
+    input,
+  );
+
+/** `iconId` of a body: the id given, null for --clear-icon, absent otherwise. */
+const iconId = (i: CommandInput): number | null | undefined => (flag(i, 'clear-icon') ? null : num(i, 'icon'));
 
 export const ciTypes: NounSpec = {
   name: 'ci-types',
@@ -11,9 +25,9 @@ export const ciTypes: NounSpec = {
   commands: [
     {
       verb: 'list',
-      summary: 'List CI types, with which is the default',
+      summary: 'List CI types, with which is the default and their icons',
       prepare: () => send('GET', '/config-item-types'),
-      render: list({ ID: 'id', NAME: 'name', DEFAULT: 'isDefault', DESCRIPTION: 'description' }),
+      render: withIconLabel,
     },
     {
       verb: 'create',
@@ -23,26 +37,34 @@ export const ciTypes: NounSpec = {
         description: { type: 'string', value: 'text', description: 'What CIs of this type are' },
         id: NEW_ID,
         default: { type: 'boolean', description: 'Make it the default type' },
+        icon: ICON,
       },
       prepare: (i) =>
-        send('POST', '/config-item-types', defined({ id: num(i, 'id'), name: str(i, 'name'), description: str(i, 'description'), isDefault: flag(i, 'default') || undefined })),
+        send(
+          'POST',
+          '/config-item-types',
+          defined({ id: num(i, 'id'), name: str(i, 'name'), description: str(i, 'description'), isDefault: flag(i, 'default') || undefined, iconId: num(i, 'icon') }),
+        ),
       render: one(),
     },
     {
       verb: 'update',
-      summary: 'Rename or describe a CI type, or make it the default',
+      summary: 'Rename or describe a CI type, make it the default, or set its icon',
       args: [ID('CI type')],
       options: {
         name: { type: 'string', value: 'name', description: 'The new name' },
         description: { type: 'string', value: 'text', description: 'The new description' },
         default: { type: 'boolean', description: 'Make it the default type' },
+        icon: ICON,
+        'clear-icon': { type: 'boolean', description: 'Take its icon away' },
       },
-      atLeastOne: ['name', 'description', 'default'],
+      exclusive: [['icon', 'clear-icon']],
+      atLeastOne: ['name', 'description', 'default', 'icon', 'clear-icon'],
       prepare: (i) =>
         send(
           'PATCH',
           `/config-item-types/${seg(i.args['id']!)}`,
-          defined({ name: str(i, 'name'), description: str(i, 'description'), isDefault: flag(i, 'default') || undefined }),
+          defined({ name: str(i, 'name'), description: str(i, 'description'), isDefault: flag(i, 'default') || undefined, iconId: iconId(i) }),
         ),
       render: one(),
     },

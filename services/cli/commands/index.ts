@@ -1,5 +1,6 @@
 /** Every command of the CLI, in the order `ops --help` lists them. */
 import type { NounSpec } from '../spec.js';
+import { ciTypeIcons } from './ci-type-icons.js';
 import { ciTypes } from './ci-types.js';
 import { cmdbSystems } from './cmdb-systems.js';
 import { events } from './events.js';
@@ -13,4 +14,4 @@ import { users } from './users.js';
 import { whoami } from './whoami.js';
 import { workGroups } from './work-groups.js';
 
-export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, cmdbSystems, streams, slaTemplates, triggers, problems, events];
+export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, ciTypeIcons, cmdbSystems, streams, slaTemplates, triggers, problems, events];

@@ -2,11 +2,14 @@
 import type { ConfigItemModel } from '../../../schemas/cmdb.schema.js';
 import { ciHealth, ciState } from '../problems/ci-state.js';
 import type { PlatformModel } from '../slices.js';
+import { ciTypeWithIcon } from './ci-type-icons.js';
 import type { CiRecord } from './cmdb.types.js';
 
 export interface ViewOptions {
   includeState?: boolean;
   includeHealth?: boolean;
+  /** Adds the type's icon (spec 2.13 icon object, or null) to `configItemType`. */
+  includeIcon?: boolean;
   /** Epoch ms: maintenance coverage is asked at this instant. */
   now?: number;
 }
@@ -17,6 +20,7 @@ export function ciView(model: PlatformModel, ci: CiRecord, options: ViewOptions)
   const cmdb = model.slices.cmdb;
   const ref = (id: number) => ({ id, name: cmdb.cis.get(id)?.name ?? '' });
   const type = cmdb.types.get(ci.typeId);
+  const configItemType = options.includeIcon ? ciTypeWithIcon(cmdb, ci.typeId) : { id: ci.typeId, name: type?.name ?? '', description: type?.description ?? '' };
   const parent = ci.parentId === null ? null : ref(ci.parentId);
   const view: ConfigItemModel = {
     id: ci.id,
@@ -24,7 +28,7 @@ export function ciView(model: PlatformModel, ci: CiRecord, options: ViewOptions)
     description: ci.description,
     parent,
     ownerWorkGroup: { id: ci.ownerWorkGroupId, name: model.slices.identity.workGroups.get(ci.ownerWorkGroupId)?.name ?? '' },
-    configItemType: { id: ci.typeId, name: type?.name ?? '', description: type?.description ?? '' },
+    configItemType,
     labels: ci.labels,
     entityInfo: {
       createdAt: ci.createdAt,

@@ -1,16 +1,18 @@
 /** CIs, CI types and CMDB systems in memory, with the indexes the API and the pipelines need. */
 import type { Slice } from '../model.js';
-import type { CiRecord, CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
+import type { CiRecord, CiTypeIconRecord, CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
 
 const nameKey = (typeId: number, name: string): string => `${typeId}\u0000${name}`;
 const labelValueKey = (label: string, value: string): string => `${label}\u0000${value}`;
 const valuesOf = (value: string | string[] | null): readonly string[] => (value === null ? [] : Array.isArray(value) ? value : [value]);
 
 export class CmdbSlice implements Slice {
-  readonly kinds = ['ci', 'citype', 'cmdbsystem'];
+  readonly kinds = ['ci', 'citype', 'cmdbsystem', 'citypeicon'];
   readonly cis = new Map<number, CiRecord>();
   readonly types = new Map<number, CiTypeRecord>();
   readonly systems = new Map<number, CmdbSystemRecord>();
+  /** Uploaded icons; the built-in ones are data of the code (icons/built-in-icons.ts). */
+  readonly icons = new Map<number, CiTypeIconRecord>();
   private readonly childrenOf = new Map<number, Set<number>>();
   private readonly dependentsOf = new Map<number, Set<number>>();
   private readonly byNameAndType = new Map<string, number>();
@@ -27,6 +29,9 @@ export class CmdbSlice implements Slice {
     if (kind === 'citype') {
       if (value === null) this.types.delete(id);
       else this.types.set(id, value as CiTypeRecord);
+    } else if (kind === 'citypeicon') {
+      if (value === null) this.icons.delete(id);
+      else this.icons.set(id, value as CiTypeIconRecord);
     } else if (kind === 'cmdbsystem') {
       if (value === null) this.systems.delete(id);
       else this.systems.set(id, value as CmdbSystemRecord);

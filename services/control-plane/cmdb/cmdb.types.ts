@@ -10,6 +10,26 @@ export interface CiTypeRecord {
   description: string;
   /** The type a CI gets when created with `configItemType: null`. Exactly one is default. */
   isDefault: boolean;
+  /** A built-in or uploaded icon (ci-type-icons.ts); absent or null: none. */
+  iconId?: number | null;
+}
+
+/**
+ * An uploaded CI type icon (`citypeicon:<id>`): a PNG of at most 64 KiB, kept in the journal as
+ * base64 (docs/decisions.md "CI type icons"). Its bytes never change: a new image is a new icon.
+ */
+export interface CiTypeIconRecord {
+  id: number;
+  name: string;
+  fileName: string | null;
+  contentType: 'image/png';
+  /** The PNG, base64. */
+  data: string;
+  bytes: number;
+  width: number;
+  height: number;
+  createdAt: string;
+  createdBy: number;
 }
 
 export interface CmdbSystemRecord {

@@ -4,6 +4,7 @@ import type { JournalChange } from '../../runtime/adapters/journal/journal.port.
 import { fail } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
+import { resolveIcon } from './icon.commands.js';
 
 /** A new id from the sequence, or the client's own when unused. */
 function allocate(model: PlatformModel, sequence: string, taken: (id: number) => boolean, wanted: number | undefined, what: string): { id: number; changes: JournalChange[] } {
@@ -27,9 +28,10 @@ export function createCiType(body: CiTypeCreateBody): PlatformCommand<CiTypeReco
     const cmdb = model.slices.cmdb;
     for (const type of cmdb.types.values()) if (type.name === body.name) throw fail('ci_type.name_taken', { name: body.name });
     const { id, changes } = allocate(model, 'citype', (i) => cmdb.types.has(i), body.id, 'CI type');
+    const iconId = resolveIcon(model, body.iconId ?? null);
     const isDefault = body.isDefault === true || cmdb.defaultType() === undefined;
     if (isDefault) changes.push(...defaultSwitch(model, id));
-    changes.push({ key: `citype:${id}`, value: { id, name: body.name, description: body.description ?? '', isDefault } satisfies CiTypeRecord });
+    changes.push({ key: `citype:${id}`, value: { id, name: body.name, description: body.description ?? '', isDefault, iconId } satisfies CiTypeRecord });
     return { changes, result: (m) => m.slices.cmdb.types.get(id)! };
   };
 }
@@ -42,8 +44,9 @@ export function patchCiType(id: number, body: CiTypePatchBody): PlatformCommand<
     if (body.name !== undefined) {
       for (const other of cmdb.types.values()) if (other.name === body.name && other.id !== id) throw fail('ci_type.name_taken', { name: body.name });
     }
+    const iconId = body.iconId === undefined ? (type.iconId ?? null) : resolveIcon(model, body.iconId);
     const changes = body.isDefault ? defaultSwitch(model, id) : [];
-    changes.push({ key: `citype:${id}`, value: { ...type, ...body, isDefault: type.isDefault || body.isDefault === true } });
+    changes.push({ key: `citype:${id}`, value: { ...type, ...body, isDefault: type.isDefault || body.isDefault === true, iconId } satisfies CiTypeRecord });
     return { changes, result: (m) => m.slices.cmdb.types.get(id)! };
   };
 }

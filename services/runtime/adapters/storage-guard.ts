@@ -16,6 +16,7 @@ import type { AnalyticsStore, QueryParams } from './analytics/analytics.port.js'
 import { type Bus, BusUnavailableError } from './bus/bus.port.js';
 import type { Journal } from './journal/journal.port.js';
 import type { KeyedStore } from './keyed/keyed-store.port.js';
+import type { SessionStore } from './sessions/session-store.port.js';
 
 export interface GuardDeps {
   health: StorageHealth;
@@ -85,6 +86,30 @@ export function guardJournal(journal: Journal, deps: GuardDeps & { dir?: string 
 export function guardKeyedStore(store: KeyedStore, deps: GuardDeps & { dir?: string }): KeyedStore {
   return decorate(store, {
     put: (writes) => write('problemState', deps, deps.dir, () => store.put(writes)),
+  });
+}
+
+/**
+ * The console's session store: a full store answers `storage.full` (a sign-in then gets 503, not
+ * 500). Not among the engines /readyz names: it lives beside the journal, in the same engine.
+ * `dir`: its LMDB directory.
+ */
+export function guardSessionStore(store: SessionStore, dir: string | undefined): SessionStore {
+  const guarded = async <R>(run: () => Promise<R>): Promise<R> => {
+    try {
+      return await run();
+    } catch (error) {
+      const cause = await lmdbCommitError(error);
+      const reason = storageFullReason(cause, dir);
+      if (reason === undefined) throw error;
+      throw storageFull('sessions', reason, cause);
+    }
+  };
+  return decorate(store, {
+    create: (id, session) => guarded(() => store.create(id, session)),
+    touch: (id, lastSeenAt, idleExpiresAt) => guarded(() => store.touch(id, lastSeenAt, idleExpiresAt)),
+    delete: (id) => guarded(() => store.delete(id)),
+    sweep: () => guarded(() => store.sweep()),
   });
 }
 

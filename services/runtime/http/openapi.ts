@@ -29,7 +29,8 @@ const SERVERS = [{ url: '/', description: 'The server that served this document'
 
 /** What each route's `authenticate` checks, as security requirements (alternatives: any one). */
 const REQUIREMENTS: Record<NonNullable<Route['security']>, Array<Record<string, string[]>>> = {
-  bearer: [{ bearer: [] }],
+  bearer: [{ bearer: [] }, { session: [] }],
+  session: [{ session: [] }],
   streamKey: [{ streamKeyQuery: [] }, { streamKeyHeader: [] }],
   streamKeyOrBasic: [{ streamKeyQuery: [] }, { streamKeyHeader: [] }, { streamKeyBasic: [] }],
   feedToken: [{ feedToken: [] }],
@@ -47,6 +48,16 @@ const SECURITY_SCHEMES = {
       'The header `Authorization: Bearer <token>` (spec 5). Tokens are issued per user by the admin API (`POST /api/admin/v1/users/{id}/tokens`) or `ops tokens`; ' +
       'the admin token can be chosen with OPS_ADMIN_TOKEN. A missing or malformed header, or a token that is unknown, revoked, expired or belongs to a disabled user, gets 401; ' +
       'a route that needs a platform right the user lacks answers 403.',
+  },
+  session: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'ops_session',
+    description:
+      "The web console's session cookie, set by `POST /api/console/v1/session` in exchange for a personal token (HttpOnly, SameSite=Strict). It is taken by every route that takes the bearer token, " +
+      'when no Authorization header is sent (a Bearer header wins). With it, a change (POST, PUT, PATCH, DELETE) needs the header `X-CSRF-Token` holding the `csrfToken` of the session, else 403 ' +
+      '(`session.csrf_missing`, `session.csrf_mismatch`). A session ends after OPS_SESSION_IDLE_MINUTES without use, OPS_SESSION_MAX_HOURS after sign-in, at sign-out, and when its token is revoked or expires ' +
+      'or its user is disabled; its cookie then gets 401.',
   },
   streamKeyQuery: { type: 'apiKey', in: 'query', name: 'streamKey', description: `The key of the target stream. ${STREAM_KEY_REFUSED}` },
   streamKeyHeader: { type: 'apiKey', in: 'header', name: 'x-smon-stream-key', description: `The key of the target stream. ${STREAM_KEY_REFUSED}` },
@@ -133,6 +144,7 @@ function requestBody(route: Route): Record<string, unknown> | undefined {
 export function buildOpenApi(routes: readonly Route[], info: { title: string; version: string }): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    if (route.hidden) continue;
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const pathParams = parameters(route.schema.params, 'path');
     for (const name of [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!)) {

@@ -94,8 +94,16 @@ export interface Route {
    * How the caller proves who it is; documented in the OpenAPI document. `streamKeyOrBasic`:
    * the stream key in the query, the header, or as the password of HTTP Basic authentication.
    * `feedToken`: a calendar feed's token in the query, for clients that can send nothing else.
+   * `bearer` routes also take the console's session cookie; `session` routes take only that.
    */
-  security?: 'bearer' | 'streamKey' | 'streamKeyOrBasic' | 'feedToken';
+  security?: 'bearer' | 'session' | 'streamKey' | 'streamKeyOrBasic' | 'feedToken';
+  /** Left out of the OpenAPI document: not part of the API (the console's page and files). */
+  hidden?: boolean;
+  /**
+   * A GET route that also answers GET and HEAD of every path no route has for which this is
+   * true (the console's page, for its deep links: `/problems/…`, `/cmdb/ci/5`).
+   */
+  fallback?: (path: string) => boolean;
   schema: RouteSchema;
   /** Media types accepted for the body; a route with a body defaults to application/json. */
   accepts?: string[];

@@ -61,6 +61,8 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
   const live = new Set<() => void>();
   let sequence = 0;
   const idPrefix = `${process.pid.toString(36)}-`;
+  /** Routes that also answer GET and HEAD of paths no route has (Route.fallback). */
+  const fallbacks: CompiledRoute[] = [];
 
   const context: ExchangeContext = {
     logger,
@@ -100,6 +102,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
   const server: HttpServer = {
     add(routes) {
       for (const route of routes) {
+        if (route.fallback && route.method !== 'GET') throw new Error(`${route.name}: only a GET route can be a fallback`);
         const paramNames = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
         const hasBody = route.schema.body !== undefined || route.rawBody === true;
         const compiled: CompiledRoute = {
@@ -117,6 +120,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
         };
         compiled.emptyQueryValid = !compiled.queryChecker || compiled.queryChecker.Check(compiled.queryChecker.Convert({}));
         registered.push(route);
+        if (route.fallback) fallbacks.push(compiled);
         for (const method of methodsOf(route)) {
           app[uwsMethod[method]](route.path, (res, req) => {
             const params: Record<string, string> = {};
@@ -128,7 +132,12 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
     },
     routes: () => registered,
     listen() {
-      app.any('/*', (res, req) => serve(res, req, undefined, req.getCaseSensitiveMethod().toUpperCase() as Method, {}));
+      app.any('/*', (res, req) => {
+        const method = req.getCaseSensitiveMethod().toUpperCase() as Method;
+        const path = req.getUrl();
+        const fallback = method === 'GET' || method === 'HEAD' ? fallbacks.find((f) => f.route.fallback!(path)) : undefined;
+        serve(res, req, fallback, method, {});
+      });
       return new Promise((resolve, reject) => {
         app.listen(config.host, config.port, (socket) => {
           if (!socket) return reject(new Error(`cannot listen on ${config.host}:${config.port} (port in use?)`));

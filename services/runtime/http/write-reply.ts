@@ -46,7 +46,16 @@ export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply
   }
   res.cork(() => {
     writeHead(res, reply, requestId, contentType);
-    if (payload === undefined || head) res.endWithoutBody(payload === undefined ? 0 : Buffer.byteLength(payload), closeConnection);
+    // uWS's endWithoutBody(n) with n > 0 leaves the response waiting for n bytes that never come,
+    // and the next request on a kept-alive connection is lost (a HEAD health check, then a
+    // POST); an explicit `undefined` is read as a huge length. So a HEAD's length is written as a
+    // header and the answer ended by endWithoutBody() without arguments, which adds no length: the
+    // same for a 304, which reports none (RFC 9110 §8.6). A connection being closed anyway keeps
+    // the simple call.
+    if (!closeConnection && (reply.status === 304 || (head && payload !== undefined))) {
+      if (reply.status !== 304) res.writeHeader('content-length', String(Buffer.byteLength(payload!)));
+      res.endWithoutBody();
+    } else if (payload === undefined || head) res.endWithoutBody(payload === undefined ? 0 : Buffer.byteLength(payload), closeConnection);
     else res.end(payload, closeConnection);
   });
 }

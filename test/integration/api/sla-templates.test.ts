@@ -508,7 +508,7 @@ t.test('the OpenAPI document lists the routes, the public one under tag sla', as
   const pub = paths[PUBLIC].get;
   t.equal(pub.operationId, 'sla.listTemplates');
   t.same(pub.tags, ['sla']);
-  t.same(pub.security, [{ bearer: [] }]);
+  t.same(pub.security, [{ bearer: [] }, { session: [] }]);
   t.same(Object.keys(pub.responses).sort(), ['200', '401', '403', '431']);
   t.same(pub.responses['200'].content['application/json'].schema.items.required.sort(), ['description', 'id', 'name', 'ownerType', 'period', 'type', 'userId', 'workGroup']);
   t.same(Object.keys(paths[TEMPLATES]).sort(), ['get', 'post']);

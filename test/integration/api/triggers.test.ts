@@ -213,6 +213,6 @@ t.test('the routes are in the OpenAPI document', async (t) => {
   t.same(ops('/api/admin/v1/triggers/{id}'), { get: 'admin.getTrigger', patch: 'admin.patchTrigger', delete: 'admin.deleteTrigger' });
   const post = doc.paths['/api/admin/v1/triggers'].post;
   t.ok(post.requestBody.content['application/json'].schema.properties.resolve, 'the body schema is described');
-  t.same(post.security, [{ bearer: [] }]);
+  t.same(post.security, [{ bearer: [] }, { session: [] }]);
   t.ok(doc.paths['/api/admin/v1/triggers'].get.parameters.some((x: { name: string; in: string }) => x.name === 'streamId' && x.in === 'query'));
 });

@@ -117,6 +117,16 @@ export const ACTS: Act[] = [
     observe: (answer, f) => shows(answer, f.ci.ci.id),
   },
   {
+    route: `GET ${CIS}/:parentId/children`,
+    act: 'tree: a search from the top level shows it',
+    cis: one('basic-read', 'hidden'),
+    ok: 'listed',
+    changes: false,
+    request: (f) => ({ method: 'GET', path: `${CIS}/0/children?search=${encodeURIComponent(f.ci.ci.name)}` }),
+    observe: (answer, f) =>
+      answer.status !== 200 ? answer.status : (answer.body as { items: Array<{ id: number }> }).items.some((x) => x.id === f.ci.ci.id) ? 'listed' : 'hidden',
+  },
+  {
     route: `POST ${CIS}`,
     act: '#6 create a child under it',
     cis: one('write', 403),
@@ -317,6 +327,7 @@ const ADMIN_ONLY: Reason = { admin: true };
 const A = '/api/admin/v1';
 const SLA = '/api/public/sm/v1/sla';
 const CL = '/api/public/cl/v1';
+const CONSOLE = '/api/console/v1';
 const streamKey: Reason = { why: 'authorised by a stream key, not a user; records reach CIs only through triggers, which admins define' };
 const slaRights: Reason = { why: 'rights on the SLA template or the report (its owner user or workgroup, sla-access.ts); the CIs a template counts are set by admins' };
 
@@ -325,6 +336,7 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   'GET /api/public/sm/v2/rsm/config-item-types': { why: '#1 reference data for any authenticated user' },
   'GET /api/public/sm/v2/rsm/cmdb-systems': { why: '#2 reference data for any authenticated user' },
   'GET /api/public/sm/v2/rsm/work-groups': { why: '#3 reference data for any authenticated user' },
+  'GET /api/public/sm/v2/rsm/config-item-type-icons/:id': { why: 'the image of a CI type icon (its iconUrl), public so an <img> loads it; names no CI (ci-type-icons.test.ts)' },
   [`GET ${SLA}/templates`]: slaRights,
   [`POST ${SLA}/ordered`]: slaRights,
   [`GET ${SLA}/ordered/:id`]: slaRights,
@@ -359,6 +371,10 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`GET ${CL}/streams/:id/events/stream`]: { why: 'platform right base-system.streams.read; no CI is named' },
   [`GET ${CL}/streams/:id/dead-letters`]: { why: 'platform right base-system.streams.read; no CI is named' },
   [`GET ${A}/me`]: { why: "the caller's own user and workgroups" },
+  // Issue #32: the console's session is the caller's own; it acts with its token's rights (auth.ts), tested in console/session.test.ts.
+  [`POST ${CONSOLE}/session`]: { why: 'signs in with a personal token: a session of its own user, no CI named' },
+  [`GET ${CONSOLE}/session`]: { why: "the caller's own session" },
+  [`DELETE ${CONSOLE}/session`]: { why: "signs the caller's own session out" },
   [`GET ${A}/users`]: ADMIN_ONLY,
   [`POST ${A}/users`]: ADMIN_ONLY,
   [`GET ${A}/users/:id`]: ADMIN_ONLY,
@@ -381,6 +397,9 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`POST ${A}/config-item-types`]: ADMIN_ONLY,
   [`PATCH ${A}/config-item-types/:id`]: ADMIN_ONLY,
   [`DELETE ${A}/config-item-types/:id`]: ADMIN_ONLY,
+  [`GET ${A}/config-item-type-icons`]: ADMIN_ONLY,
+  [`POST ${A}/config-item-type-icons`]: ADMIN_ONLY,
+  [`DELETE ${A}/config-item-type-icons/:id`]: ADMIN_ONLY,
   [`GET ${A}/cmdb-systems`]: ADMIN_ONLY,
   [`POST ${A}/cmdb-systems`]: ADMIN_ONLY,
   [`PATCH ${A}/cmdb-systems/:id`]: ADMIN_ONLY,

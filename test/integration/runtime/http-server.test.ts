@@ -152,6 +152,31 @@ t.test('HEAD on a GET route answers its status and headers, with the length of i
   t.equal(await missing.text(), '');
 });
 
+t.test('a HEAD answer (a length, no body) leaves its kept-alive connection serving the next request', async (t) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const send = (method: string, path: string) =>
+    new Promise<{ status: number; length: string | undefined; body: string; socket: unknown }>((resolve, reject) => {
+      const req = request(`${base}${path}`, { method, agent }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, length: res.headers['content-length'], body, socket: req.socket }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const head = await send('HEAD', '/things/7');
+  t.equal(head.status, 200);
+  t.ok(Number(head.length) > 0, 'the length the body would have');
+  const get = await send('GET', '/things/7');
+  t.equal(get.socket, head.socket, 'the same connection');
+  t.equal(get.status, 200);
+  t.equal(get.body.length, Number(head.length), 'the body HEAD announced');
+  const missing = await send('HEAD', '/things/missing');
+  t.equal(missing.status, 404);
+  t.equal((await send('GET', '/things/8')).status, 200, 'after an error answer to HEAD too');
+});
+
 t.test('malformed JSON gets 400 invalid-json', async (t) => {
   const answer = await call(base, 'POST', '/things', { body: '{"name":', headers: { 'content-type': 'application/json' } });
   t.equal(answer.status, 400);

@@ -35,11 +35,19 @@ t.test('embedded: health, readiness, metrics and the OpenAPI document', async (t
   const doc = await call(p.base, 'GET', '/api/openapi.json');
   t.equal(doc.body.openapi, '3.1.0');
   const operations = Object.values(doc.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((o) => Object.values(o).map((x) => x.operationId));
-  for (const route of p.platform.http.routes()) t.ok(operations.includes(route.name), `${route.name} is documented`);
+  for (const route of p.platform.http.routes().filter((r) => !r.hidden)) t.ok(operations.includes(route.name), `${route.name} is documented`);
+  t.same(
+    p.platform.http
+      .routes()
+      .filter((r) => r.hidden)
+      .map((r) => r.name),
+    ['console.page', 'console.asset'],
+    'only the console’s files are left out',
+  );
   const create = doc.body.paths['/api/public/sm/v2/rsm/config-items'].post;
   t.equal(create.requestBody.content['application/json'].schema.type, 'object');
   t.ok(create.responses['201'].content['application/json'].schema.properties.sharedToWorkGroups, 'the CI model is described');
-  t.same(create.security, [{ bearer: [] }]);
+  t.same(create.security, [{ bearer: [] }, { session: [] }]);
   t.same(doc.body.paths['/api/public/cl/v1/stream-data'].post.security, [{ streamKeyQuery: [] }, { streamKeyHeader: [] }]);
   t.same(Object.keys(doc.body.paths['/api/public/cl/v1/stream-data'].post.requestBody.content).sort(), [
     'application/json',

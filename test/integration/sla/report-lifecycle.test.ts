@@ -83,7 +83,7 @@ t.test('a worker that dies mid-job leaves the job to be taken again', async (t) 
   t.equal(cis.body[0].configItem.id, ci.id);
   t.equal(cis.body[0].okTime.value, DAY);
   t.equal(cis.body[0].configItem.configItemType.userspaceId, 1, "the platform's one userspace, as for workgroups");
-  t.equal(cis.body[0].configItem.configItemType.icon, null, 'CI types carry no icon here');
+  t.equal(cis.body[0].configItem.configItemType.icon, null, 'a type without icon: null (ci-type-icon-export.test.ts shows one with)');
 });
 
 t.test('the range omitted: the template’s period in its time zone', async (t) => {

@@ -38,6 +38,19 @@ const answers: Record<string, Answer> = {
     },
   },
   'DELETE /users/2': { status: 204 },
+  'POST /config-item-type-icons?name=rack&fileName=rack.png': {
+    status: 201,
+    body: {
+      id: 1000,
+      name: 'rack',
+      fileName: 'rack.png',
+      userspaceId: 1,
+      iconUrl: '/api/public/sm/v2/rsm/config-item-type-icons/1000',
+      builtIn: false,
+      contentType: 'image/png',
+      bytes: 3,
+    },
+  },
   'POST /users/2/tokens': { status: 201, body: { ...bootstrapToken, id: 5, userId: 2, name: 'laptop', token: 'the-new-secret-xyz' } },
 };
 
@@ -116,6 +129,18 @@ t.test('--json prints the answer as is, pretty', async (t) => {
   t.equal(r.code, 0);
   t.equal(r.stdout, `${JSON.stringify([admin, alice], null, 2)}\n`);
   t.same(JSON.parse(r.stdout), [admin, alice]);
+});
+
+t.test('an icon upload sends the file as it is, as image/png', async (t) => {
+  let stdout = '';
+  const before = seen.length;
+  const io = { stdout: { write: (x: string) => (stdout += x) }, stderr: { write: () => true }, readBytes: async () => new Uint8Array([0x50, 0x4e, 0x47]) };
+  const code = await run(['ci-type-icons', 'upload', '--file', 'art/rack.png'], { OPS_URL: url, OPS_TOKEN: TOKEN }, io);
+  t.equal(code, 0);
+  const [request] = seen.slice(before);
+  t.equal(request!.headers['content-type'], 'image/png');
+  t.equal(request!.body, 'PNG', 'the bytes of the file');
+  t.match(stdout, /^id {11}1000\nname {9}rack\n/);
 });
 
 t.test('a create sends its JSON body and prints the created object', async (t) => {

@@ -60,9 +60,33 @@ t.test('ci-types and cmdb-systems', async (t) => {
     request('POST', '/config-item-types', { id: 4, name: 'Server', description: 'A host', isDefault: true }),
   );
   t.same(await prepare('ci-types', 'update', '4', '--default'), request('PATCH', '/config-item-types/4', { isDefault: true }));
+  t.same(await prepare('ci-types', 'create', '--name', 'DB', '--icon', '3'), request('POST', '/config-item-types', { name: 'DB', iconId: 3 }));
+  t.same(await prepare('ci-types', 'update', '4', '--icon', '1000'), request('PATCH', '/config-item-types/4', { iconId: 1000 }));
+  t.same(await prepare('ci-types', 'update', '4', '--clear-icon'), request('PATCH', '/config-item-types/4', { iconId: null }));
   t.same(await prepare('ci-types', 'delete', '4'), request('DELETE', '/config-item-types/4'));
   t.same(await prepare('cmdb-systems', 'create', '--name', 'SAP'), request('POST', '/cmdb-systems', { name: 'SAP' }));
   t.same(await prepare('cmdb-systems', 'rename', '1', '--name', 'SAP2'), request('PATCH', '/cmdb-systems/1', { name: 'SAP2' }));
+});
+
+t.test('ci-type-icons: list, upload a PNG file as it is, delete', async (t) => {
+  t.same(await prepare('ci-type-icons', 'list'), request('GET', '/config-item-type-icons'));
+  const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+  const withBytes: PrepareDeps = {
+    ...deps,
+    readBytes: async (path) => (path === 'icons/rack.png' ? bytes : Promise.reject(Object.assign(new Error('ENOENT'), { code: 'ENOENT' }))),
+  };
+  const upload = async (...argv: string[]) => {
+    const parsed = parseCommandLine(['ci-type-icons', 'upload', ...argv], NOUNS);
+    if (parsed.kind !== 'command') throw new Error('did not parse');
+    return parsed.command.prepare(parsed.input, withBytes);
+  };
+  t.same(await upload('--file', 'icons/rack.png'), {
+    ok: true,
+    request: { method: 'POST', path: '/config-item-type-icons?name=rack&fileName=rack.png', raw: { contentType: 'image/png', bytes } },
+  });
+  t.match(await upload('--file', 'icons/rack.png', '--name', 'Server rack'), { ok: true, request: { path: '/config-item-type-icons?name=Server+rack&fileName=rack.png' } });
+  t.same(await upload('--file', 'missing.png'), { ok: false, usage: 'cannot read --file missing.png (ENOENT)' });
+  t.same(await prepare('ci-type-icons', 'delete', '1000'), request('DELETE', '/config-item-type-icons/1000'));
 });
 
 t.test('streams, with the configuration inline or from a file', async (t) => {

@@ -46,7 +46,17 @@ const bad: Array<[string, string, RegExp]> = [
   ['OPS_MAX_BODY_BYTES', '0', /^OPS_MAX_BODY_BYTES must be/],
   ['OPS_HELPER_THREAD_NICENESS', '20', /^OPS_HELPER_THREAD_NICENESS must be an integer from 0 to 19/],
   ['OPS_HELPER_THREAD_NICENESS', '-5', /^OPS_HELPER_THREAD_NICENESS must be/],
+  ['OPS_SESSION_IDLE_MINUTES', '0', /^OPS_SESSION_IDLE_MINUTES must be an integer from 1 to 1440/],
+  ['OPS_SESSION_MAX_HOURS', '1.5', /^OPS_SESSION_MAX_HOURS must be an integer from 1 to 720/],
+  ['OPS_COOKIE_SECURE', 'yes', /^OPS_COOKIE_SECURE must be one of auto, always, never/],
 ];
+
+t.test("the console's sessions: kept in the journal's engine, 30 minutes idle and 12 hours at most by default", async (t) => {
+  const embedded = loadConfig({ OPS_DATA_DIR: '/var/lib/ops' });
+  t.same(embedded.sessions, { store: { kind: 'lmdb', path: '/var/lib/ops/sessions' }, idleMs: 30 * 60_000, maxMs: 12 * 3_600_000, cookieSecure: 'auto' });
+  const set = loadConfig({ REDIS_URL: 'redis://r:6379', REDIS_KEY_PREFIX: 'x:', OPS_SESSION_IDLE_MINUTES: '15', OPS_SESSION_MAX_HOURS: '8', OPS_COOKIE_SECURE: 'always' });
+  t.same(set.sessions, { store: { kind: 'redis', url: 'redis://r:6379', keyPrefix: 'x:' }, idleMs: 15 * 60_000, maxMs: 8 * 3_600_000, cookieSecure: 'always' });
+});
 for (const [name, value, message] of bad) {
   t.test(`a bad ${name} stops the start with one line naming it`, async (t) => {
     t.throws(() => loadConfig({ [name]: value }), ConfigError);
