@@ -1,0 +1,64 @@
+/**
+ * The console's shell: the router (preact-iso; every screen and selection is a URL), the session
+ * gate (signed out: the sign-in screen, then back), the navigation landmark. Screens other than
+ * sign-in load on demand.
+ */
+import { ErrorBoundary, lazy, LocationProvider, Route, Router, useLocation } from 'preact-iso';
+import { useEffect } from 'preact/hooks';
+import { Nav } from '../components/nav.js';
+import NotFound from '../screens/not-found.js';
+import SignIn from '../screens/sign-in.js';
+import { loadSession, session } from './session.js';
+
+const Problems = lazy(() => import('../screens/problems.js'));
+const ProblemPage = lazy(() => import('../screens/problem.js'));
+const Cmdb = lazy(() => import('../screens/cmdb.js'));
+const CiPage = lazy(() => import('../screens/ci.js'));
+const Maintenance = lazy(() => import('../screens/maintenance.js'));
+const Sla = lazy(() => import('../screens/sla.js'));
+const Streams = lazy(() => import('../screens/streams.js'));
+const Admin = lazy(() => import('../screens/admin.js'));
+
+function Redirect({ to }: { to: string }) {
+  const { route } = useLocation();
+  useEffect(() => route(to, true), [to]);
+  return null;
+}
+
+function Gate() {
+  const { path, url } = useLocation();
+  if (session.value === undefined) return <p class="loading">Loading…</p>;
+  if (session.value === null) {
+    if (path === '/sign-in') return <SignIn />;
+    return <Redirect to={`/sign-in?next=${encodeURIComponent(url)}`} />;
+  }
+  if (path === '/sign-in') return <Redirect to="/problems" />;
+  return (
+    <>
+      <Nav />
+      <ErrorBoundary>
+        <Router>
+          <Route path="/" component={() => <Redirect to="/problems" />} />
+          <Route path="/problems" component={Problems} />
+          <Route path="/problems/:id" component={ProblemPage} />
+          <Route path="/cmdb" component={Cmdb} />
+          <Route path="/cmdb/ci/:id" component={CiPage} />
+          <Route path="/maintenance" component={Maintenance} />
+          <Route path="/sla" component={Sla} />
+          <Route path="/streams" component={Streams} />
+          <Route path="/admin" component={Admin} />
+          <Route default component={NotFound} />
+        </Router>
+      </ErrorBoundary>
+    </>
+  );
+}
+
+export function App() {
+  useEffect(() => void loadSession(), []);
+  return (
+    <LocationProvider>
+      <Gate />
+    </LocationProvider>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * What the API said went wrong, shown where it happened: an RFC 9457 problem (its `detail`, and
+ * the fields it names), as an alert. And `useLoad`, the one way the read-only screens fetch: the
+ * answer, or the problem, or still loading, reloaded when its inputs change.
+ */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { type ApiProblem, problemOf } from '../app/api.js';
+import { hasRight } from '../app/session.js';
+
+export function ApiAlert({ problem, id }: { problem: ApiProblem | undefined; id?: string }) {
+  if (!problem) return null;
+  return (
+    <div class="api-alert" role="alert" id={id}>
+      <p>
+        <strong>{problem.title ?? 'Request failed'}</strong>
+        {problem.detail ? `: ${problem.detail}` : ''}
+        {problem.code ? <span class="muted"> ({problem.code})</span> : null}
+      </p>
+      {problem.errors && problem.errors.length > 0 && (
+        <ul>
+          {problem.errors.map((e) => (
+            <li key={e.path}>
+              <code>{e.path}</code> {e.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The answer of an openapi-fetch call: its data, or its error with the response. */
+export interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; problem: ApiProblem };
+
+/** Runs `call` whenever `deps` change (the previous answer, if late, is dropped). */
+export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, deps: unknown[]): [Loaded<T>, () => void] {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    const abort = new AbortController();
+    setLoaded({ state: 'loading' });
+    call(abort.signal).then(
+      (answer) => {
+        if (abort.signal.aborted) return;
+        if (answer.data !== undefined && answer.response.ok) setLoaded({ state: 'ok', data: answer.data });
+        else setLoaded({ state: 'error', problem: problemOf(answer.error, answer.response.status) });
+      },
+      (error: unknown) => {
+        if (abort.signal.aborted) return;
+        setLoaded({ state: 'error', problem: { status: 0, title: 'Network error', detail: error instanceof Error ? error.message : String(error) } });
+      },
+    );
+    return () => abort.abort();
+  }, [...deps, round]);
+  return [loaded, () => setRound((n) => n + 1)];
+}
+
+/** The usual rendering of a load: a loading line, the alert, or the content. */
+export function Load<T>({ loaded, label, children }: { loaded: Loaded<T>; label: string; children: (data: T) => ComponentChildren }) {
+  if (loaded.state === 'loading') return <p class="loading">Loading {label}…</p>;
+  if (loaded.state === 'error') return <ApiAlert problem={loaded.problem} />;
+  return <>{children(loaded.data)}</>;
+}
+
+/** A table that may scroll sideways on a narrow screen: a named region keyboard users can scroll. */
+export function TableScroll({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * A screen that needs a platform right: without it (and without admin), says so instead of
+ * asking the API for a 403.
+ */
+export function NeedsRight({ title, right, children }: { title: string; right: string; children: ComponentChildren }) {
+  if (hasRight(right) || hasRight('base-system.admin')) return <>{children}</>;
+  return (
+    <main>
+      <h1>{title}</h1>
+      <p>
+        This screen needs the platform right <code>{right}</code>, which your user does not hold. An administrator can give you a role that has it.
+      </p>
+    </main>
+  );
+}
