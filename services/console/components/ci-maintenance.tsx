@@ -69,11 +69,15 @@ export function CiMaintenance({ ciId, ancestors }: { ciId: number; ancestors: Re
       ) : (
         <ul class="ci-modes">
           {answer.map(({ mode, via }) => {
-            const window = mode.recurrence?.current ?? (mode.recurrence && mode.state !== 'Active' ? mode.recurrence.next[0] : undefined) ?? mode;
+            // A recurring mode is Active for its whole span; it covers the CI only within a window.
+            const window = mode.recurrence ? (mode.recurrence.current ?? mode.recurrence.next[0] ?? mode) : mode;
+            const coveringNow = mode.recurrence ? mode.recurrence.current != null : mode.state === 'Active';
             return (
               <li key={mode.id}>
                 <strong>{mode.title || `Mode ${mode.id}`}</strong>{' '}
-                <span class={`mode-state mode-${mode.state.toLowerCase()}`}>{mode.state === 'Active' ? 'Active now' : mode.state}</span>
+                <span class={`mode-state mode-${mode.state.toLowerCase()}`}>
+                  {coveringNow ? 'Active now' : mode.recurrence && mode.state === 'Active' ? 'Next window' : mode.state}
+                </span>
                 <span class="muted">
                   {' '}
                   · <Time iso={window.dateStart} /> to <Time iso={window.dateEnd} />

@@ -32,7 +32,7 @@ export default function SignIn() {
         </button>
       </form>
       <p class="hint">
-        A personal token: <code>npx ops tokens create</code>, or the admin token printed at the first start.
+        A personal token: <code>{'npx ops tokens issue <user id>'}</code>, or the admin token printed at the first start.
       </p>
     </main>
   );
