@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { Compile } from 'typebox/compile';
 import { type Env, EnvSchema, envExpectations } from '../../schemas/env.schema.js';
 import { type DiskAmount, parseDiskAmounts } from './disk-amount.js';
+import { type AllowedNetwork, parseAllowNetworks } from './outbound/address-policy.js';
 
 export interface Config {
   port: number;
@@ -42,6 +43,11 @@ export interface Config {
     maxMs: number;
     cookieSecure: 'auto' | 'always' | 'never';
   };
+  /**
+   * Networks outbound notification requests may reach although a rule of
+   * outbound/address-policy.ts refuses them (loopback, private, link-local…); none by default.
+   */
+  notifyAllowNetworks: AllowedNetwork[];
 }
 
 /** A start-up configuration error: one line naming the variable. */
@@ -129,7 +135,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxMs: (env.OPS_SESSION_MAX_HOURS ?? 12) * 3_600_000,
       cookieSecure: env.OPS_COOKIE_SECURE ?? 'auto',
     },
+    notifyAllowNetworks: allowNetworks(env.OPS_NOTIFY_ALLOW_NETWORKS),
   };
+}
+
+/** OPS_NOTIFY_ALLOW_NETWORKS, by default none. */
+function allowNetworks(text: string | undefined): AllowedNetwork[] {
+  if (text === undefined) return [];
+  try {
+    return parseAllowNetworks(text);
+  } catch (error) {
+    throw new ConfigError(`OPS_NOTIFY_ALLOW_NETWORKS must be ${envExpectations.OPS_NOTIFY_ALLOW_NETWORKS} (got "${text}": ${(error as Error).message})`);
+  }
 }
 
 /** OPS_MIN_FREE_DISK, by default the larger of 5 % and 1 GiB. */

@@ -269,6 +269,20 @@ export const ERROR_CATALOGUE = {
   'calendar_feed.not_found': { kind: 'not-found', message: 'Calendar feed {id} not found' },
   'calendar_feed.too_many': { kind: 'conflict', message: 'You have {limit} active calendar feeds, the most allowed; revoke one first' },
 
+  // Outbound requests of notifications (issue #31, services/runtime/outbound/). Messages name the
+  // origin only: never a path, query or user info, which may hold a receiver's secret.
+  'notify.url_invalid': { kind: 'bad-request', message: 'The {what} is not an absolute URL' },
+  'notify.scheme_refused': { kind: 'bad-request', message: 'The {what} uses {scheme}; only http: and https: are allowed' },
+  'notify.address_refused': {
+    kind: 'bad-request',
+    message: 'The address {address} of {host} is refused by the {rule} rule ({network}){hop}; requests go there only if OPS_NOTIFY_ALLOW_NETWORKS lists it',
+  },
+  'notify.host_not_found': { kind: 'bad-request', message: 'The host {host} does not resolve ({reason})' },
+  'notify.host_unresolved': { kind: 'unavailable', message: 'The host {host} could not be resolved ({reason}){hop}; retry later' },
+  'notify.too_many_redirects': { kind: 'bad-request', message: '{method} {origin} was redirected more than {limit} times' },
+  'notify.timeout': { kind: 'unavailable', message: '{method} {origin} did not complete within {ms} ms' },
+  'notify.connection_failed': { kind: 'unavailable', message: '{method} {origin} failed: {reason}' },
+
   // The platform itself.
   'engine.unavailable': { kind: 'unavailable', message: 'The {engine} did not answer: {reason}' },
   'engine.rejected': { kind: 'unprocessable', message: 'The {engine} refused the work as given: {reason}' },

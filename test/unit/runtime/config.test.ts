@@ -49,6 +49,13 @@ const bad: Array<[string, string, RegExp]> = [
   ['OPS_SESSION_IDLE_MINUTES', '0', /^OPS_SESSION_IDLE_MINUTES must be an integer from 1 to 1440/],
   ['OPS_SESSION_MAX_HOURS', '1.5', /^OPS_SESSION_MAX_HOURS must be an integer from 1 to 720/],
   ['OPS_COOKIE_SECURE', 'yes', /^OPS_COOKIE_SECURE must be one of auto, always, never/],
+  ['OPS_NOTIFY_ALLOW_NETWORKS', 'example.com', /^OPS_NOTIFY_ALLOW_NETWORKS must be networks in CIDR notation/],
+  [
+    'OPS_NOTIFY_ALLOW_NETWORKS',
+    '10.0.0.1/8',
+    /^OPS_NOTIFY_ALLOW_NETWORKS must be .* \(got "10\.0\.0\.1\/8": 10\.0\.0\.1\/8 has bits set past its \/8 prefix: write 10\.0\.0\.0\/8\)$/,
+  ],
+  ['OPS_NOTIFY_ALLOW_NETWORKS', '127.0.0.1/40', /^OPS_NOTIFY_ALLOW_NETWORKS must be .*at most \/32/],
 ];
 
 t.test("the console's sessions: kept in the journal's engine, 30 minutes idle and 12 hours at most by default", async (t) => {
@@ -56,6 +63,14 @@ t.test("the console's sessions: kept in the journal's engine, 30 minutes idle an
   t.same(embedded.sessions, { store: { kind: 'lmdb', path: '/var/lib/ops/sessions' }, idleMs: 30 * 60_000, maxMs: 12 * 3_600_000, cookieSecure: 'auto' });
   const set = loadConfig({ REDIS_URL: 'redis://r:6379', REDIS_KEY_PREFIX: 'x:', OPS_SESSION_IDLE_MINUTES: '15', OPS_SESSION_MAX_HOURS: '8', OPS_COOKIE_SECURE: 'always' });
   t.same(set.sessions, { store: { kind: 'redis', url: 'redis://r:6379', keyPrefix: 'x:' }, idleMs: 15 * 60_000, maxMs: 8 * 3_600_000, cookieSecure: 'always' });
+});
+t.test('OPS_NOTIFY_ALLOW_NETWORKS lists the networks outbound notifications may reach past the SSRF rules; none by default', async (t) => {
+  t.same(loadConfig({}).notifyAllowNetworks, []);
+  t.same(loadConfig({ OPS_NOTIFY_ALLOW_NETWORKS: '127.0.0.1/32, 10.20.0.0/16,fd00:1::/64' }).notifyAllowNetworks, [
+    { address: '127.0.0.1', prefix: 32, family: 'ipv4' },
+    { address: '10.20.0.0', prefix: 16, family: 'ipv4' },
+    { address: 'fd00:1::', prefix: 64, family: 'ipv6' },
+  ]);
 });
 for (const [name, value, message] of bad) {
   t.test(`a bad ${name} stops the start with one line naming it`, async (t) => {
