@@ -4,6 +4,7 @@ import { DateTime, Id, Name } from './common.schema.js';
 
 export const PlatformRight = Type.Union([
   Type.Literal('base-system.admin'),
+  Type.Literal('base-system.notifications.write'),
   Type.Literal('base-system.rsm-maintenance.read'),
   Type.Literal('base-system.rsm-maintenance.write'),
   Type.Literal('base-system.sla.read'),

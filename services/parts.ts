@@ -3,16 +3,19 @@
 import { apiPart } from './api/api.part.js';
 import { eventWorkerPart } from './event-worker/event-worker.part.js';
 import { ingressPart } from './ingress/ingress.part.js';
+import { dispatcherPart } from './notifications/dispatcher.part.js';
 import type { Part } from './platform.js';
 import { slaWorkerPart } from './sla-worker/sla-worker.part.js';
 
-export type PartName = 'api' | 'ingress' | 'event-worker' | 'sla-worker';
+export type PartName = 'api' | 'ingress' | 'event-worker' | 'sla-worker' | 'notifications';
 
-export const allPartNames: readonly PartName[] = ['api', 'ingress', 'event-worker', 'sla-worker'];
+export const allPartNames: readonly PartName[] = ['api', 'ingress', 'event-worker', 'sla-worker', 'notifications'];
 
 /**
  * In start order; they stop in reverse, after the listener has drained: the API, then the
  * ingress flushes its batches while the event worker still consumes them, then the worker, then
- * the SLA worker (started first, so jobs queued by the API always have their consumer).
+ * the SLA worker (started first, so jobs queued by the API always have their consumer). The
+ * notification dispatcher starts before the event worker, so it stops after it: the problem
+ * changes the worker's last groups publish are still turned into notification events.
  */
-export const parts: readonly Part[] = [slaWorkerPart, eventWorkerPart, ingressPart, apiPart];
+export const parts: readonly Part[] = [slaWorkerPart, dispatcherPart, eventWorkerPart, ingressPart, apiPart];

@@ -2,6 +2,7 @@ import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
+import type { AppError } from '../runtime/errors.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Authenticator } from './auth.js';
 import type { Sessions } from './console/sessions.js';
@@ -26,6 +27,11 @@ export interface ApiDeps {
   problems: { feed: ProblemFeed; actions: ActionSender };
   /** The console's sessions (the session endpoint; auth.ts reads them for the cookie). */
   sessions: Sessions;
+  /**
+   * The outbound address rules (SSRF guard, OPS_NOTIFY_ALLOW_NETWORKS) on a URL a notification
+   * receiver is saved with: undefined when it may be used, else the error naming the rule.
+   */
+  checkReceiverUrl: (url: string) => Promise<AppError | undefined>;
 }
 
 export const isoNow = (deps: ApiDeps): string => new Date(deps.now()).toISOString();

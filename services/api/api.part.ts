@@ -9,6 +9,9 @@ import { newTokenSecret } from '../control-plane/identity/tokens.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { Route } from '../runtime/http/route.js';
 import { ciTypeIconRoutes } from './admin/ci-type-icons.routes.js';
+import { notificationDeliveryRoutes } from './admin/notification-deliveries.routes.js';
+import { notificationPolicyRoutes } from './admin/notification-policies.routes.js';
+import { notificationReceiverRoutes } from './admin/notification-receivers.routes.js';
 import { referenceRoutes } from './admin/reference.routes.js';
 import { slaTemplateAdminRoutes } from './admin/sla-templates.routes.js';
 import { streamRoutes } from './admin/streams.routes.js';
@@ -40,6 +43,8 @@ import { streamEventRoutes } from './streams/stream-events.routes.js';
 import { createTokenUsage } from './token-usage.js';
 import { DIST_DIR } from '../console/build.js';
 import { openSessionStore } from '../runtime/engines.js';
+import { createAddressPolicy } from '../runtime/outbound/address-policy.js';
+import { checkUrl, type ResolveHost } from '../runtime/outbound/outbound-client.js';
 
 async function bootstrap(ctx: PlatformContext): Promise<void> {
   const outcome = await ctx.controlPlane.execute(bootstrapCommand({ adminToken: ctx.config.adminToken, generatedToken: newTokenSecret(), now: new Date(ctx.now()).toISOString() }));
@@ -67,6 +72,9 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...slaTemplateAdminRoutes(deps),
     ...slaTemplateRoutes(deps),
     ...slaReportRoutes(deps),
+    ...notificationReceiverRoutes(deps),
+    ...notificationDeliveryRoutes(deps),
+    ...notificationPolicyRoutes(deps),
     // The live stream before the problem by id: `/problems/stream` is not an id.
     ...problemStreamRoutes(deps, { ...DEFAULT_STREAM_OPTIONS, ...hooks.problemStream }),
     ...problemRoutes(deps, hooks.problemActions?.bulkLimit),
@@ -87,6 +95,8 @@ export interface ApiHooks {
   problemActions?: { waitMs?: number; bulkLimit?: number };
   /** Serves the console from this directory as it is, never building it (tests serve a build of their own). */
   consoleDir?: string;
+  /** Resolves the hosts of notification receivers' URLs when they are saved (tests answer without DNS). */
+  resolveHost?: ResolveHost;
 }
 
 export function createApiPart(hooks: ApiHooks = {}): Part {
@@ -116,9 +126,11 @@ export function createApiPart(hooks: ApiHooks = {}): Part {
       const actions = createActionSender({ bus, feed, partitions: ctx.config.problemPartitions, now, ...(waitMs === undefined ? {} : { waitMs }) });
       const problems = { feed, actions };
       hooks.problems?.(problems);
+      const outbound = createAddressPolicy(ctx.config.notifyAllowNetworks);
+      const checkReceiverUrl = (url: string) => checkUrl(url, outbound, hooks.resolveHost ? { resolveHost: hooks.resolveHost } : {});
       const consoleFiles = await loadConsole({ dir: hooks.consoleDir ?? DIST_DIR, build: hooks.consoleDir === undefined, logger: ctx.logger });
       return [
-        ...apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics, bus, logger: ctx.logger, liveSla, problems, sessions }, hooks).map((route) =>
+        ...apiRoutes({ controlPlane: ctx.controlPlane, auth, now, analytics, bus, logger: ctx.logger, liveSla, problems, sessions, checkReceiverUrl }, hooks).map((route) =>
           withCatchUp(route, ctx.controlPlane.catchUp),
         ),
         ...consoleRoutes(consoleFiles),

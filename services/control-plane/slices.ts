@@ -5,6 +5,7 @@ import { IdentitySlice } from './identity/identity.slice.js';
 import { CalendarFeedsSlice } from './maintenance/calendar-feeds.slice.js';
 import { MaintenanceSlice } from './maintenance/maintenance.slice.js';
 import { type Command, ControlModel } from './model.js';
+import { NotificationsSlice } from './notifications/notifications.slice.js';
 import { ProblemSummarySlice } from './problems/problem-summary.slice.js';
 import { SlaReportsSlice } from './sla/sla-reports.slice.js';
 import { SlaTemplatesSlice } from './sla/sla-templates.slice.js';
@@ -21,6 +22,7 @@ export type PlatformModel = ControlModel<{
   problems: ProblemSummarySlice;
   slaTemplates: SlaTemplatesSlice;
   slaReports: SlaReportsSlice;
+  notifications: NotificationsSlice;
 }>;
 export type PlatformCommand<R> = Command<R, PlatformModel>;
 
@@ -35,5 +37,6 @@ export function createControlModel(): PlatformModel {
     problems: new ProblemSummarySlice(),
     slaTemplates: new SlaTemplatesSlice(),
     slaReports: new SlaReportsSlice(),
+    notifications: new NotificationsSlice(),
   });
 }

@@ -1,4 +1,4 @@
-/** The event-worker service alone (distributed mode; see docker-compose.yml). */
+/** The event-worker service alone (distributed mode; see docker-compose.yml), with the notification dispatcher. */
 import { runService } from '../runtime/main.js';
 
-await runService('event-worker', ['event-worker']);
+await runService('event-worker', ['event-worker', 'notifications']);

@@ -71,3 +71,22 @@ export const PROBLEM_CHANGES_FEED: FeedSpec = {
 };
 
 export const PROBLEM_CHANGES_SUBJECT = 'problems.changes';
+
+/**
+ * Notifications (issue #31, DESIGN §11), subject `notifications.<partition>`: the events the
+ * dispatcher made from the problem change feed, and the messages routing made of them, each
+ * stored before anything is sent. One durable consumer per partition holds one message out at a
+ * time, so the events and messages of one problem (one partition) go in order and a retry waits
+ * in place. The duplicate window outlasts the feed's retention: a dispatcher that reads the feed
+ * again from its start (a restart, a second dispatcher) stores no event twice.
+ */
+export const NOTIFICATIONS_STREAM: StreamSpec = {
+  name: 'NOTIFICATIONS',
+  subjects: ['notifications.>'],
+  duplicateWindowMs: PROBLEM_CHANGES_FEED.maxAgeMs + 5 * 60_000,
+  retention: 'workqueue',
+  maxMessages: 100_000,
+  inProcess: 'logged',
+};
+
+export const notificationsSubject = (partition: number): string => `notifications.${partition}`;

@@ -269,6 +269,30 @@ export const ERROR_CATALOGUE = {
   'calendar_feed.not_found': { kind: 'not-found', message: 'Calendar feed {id} not found' },
   'calendar_feed.too_many': { kind: 'conflict', message: 'You have {limit} active calendar feeds, the most allowed; revoke one first' },
 
+  // Notification receivers and policies (issue #31, services/control-plane/notifications/). No
+  // message quotes a secret or a URL: they may hold one.
+  'notification.work_group_forbidden': {
+    kind: 'forbidden',
+    message: 'Only members of workgroup {id} (with the notifications-writer role) may manage its notification receivers and policies',
+  },
+  'notification.work_group_in_use': { kind: 'conflict', message: 'Workgroup {id} owns notification {what} {itemId}; delete it or give it to another workgroup first' },
+  'notification_receiver.not_found': { kind: 'not-found', message: 'Notification receiver {id} not found' },
+  'notification_receiver.forbidden': { kind: 'forbidden', message: 'Notification receiver {id} belongs to a workgroup you are not a member of' },
+  'notification_receiver.invalid': { kind: 'validation', message: 'The notification receiver is not valid' },
+  'notification_receiver.type_fixed': { kind: 'validation', message: 'The type of a notification receiver cannot change; create a new receiver instead' },
+  'notification_receiver.name_taken': { kind: 'conflict', message: 'Workgroup {workGroupId} already has a notification receiver named {name} (id {id})' },
+  'notification_receiver.in_use': { kind: 'conflict', message: 'Notification receiver {id} is a receiver of policy {policyId}; take it out of the policy first' },
+  'notification_policy.not_found': { kind: 'not-found', message: 'Notification policy {id} not found' },
+  'notification_policy.forbidden': { kind: 'forbidden', message: 'Notification policy {id} belongs to a workgroup you are not a member of' },
+  'notification_policy.invalid': { kind: 'validation', message: 'The notification policy is not valid' },
+  'notification_policy.name_taken': { kind: 'conflict', message: 'Workgroup {workGroupId} already has a notification policy named {name} (id {id})' },
+  'notification_delivery.not_found': { kind: 'not-found', message: 'Notification receiver {receiverId} has no delivery {deliveryId}' },
+  'notification_delivery.cursor_invalid': { kind: 'bad-request', message: 'The cursor is not one this delivery log gave; ask for the first page again without it' },
+  'notification_delivery.replays_pending': {
+    kind: 'conflict',
+    message: 'Notification receiver {id} already has {limit} replays waiting for the dispatcher; ask again once they are sent',
+  },
+
   // Outbound requests of notifications (issue #31, services/runtime/outbound/). Messages name the
   // origin only: never a path, query or user info, which may hold a receiver's secret.
   'notify.url_invalid': { kind: 'bad-request', message: 'The {what} is not an absolute URL' },

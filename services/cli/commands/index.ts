@@ -4,6 +4,7 @@ import { ciTypeIcons } from './ci-type-icons.js';
 import { ciTypes } from './ci-types.js';
 import { cmdbSystems } from './cmdb-systems.js';
 import { events } from './events.js';
+import { policies, receivers } from './notifications.js';
 import { problems } from './problems.js';
 import { roles } from './roles.js';
 import { slaTemplates } from './sla-templates.js';
@@ -14,4 +15,20 @@ import { users } from './users.js';
 import { whoami } from './whoami.js';
 import { workGroups } from './work-groups.js';
 
-export const NOUNS: readonly NounSpec[] = [whoami, users, tokens, workGroups, roles, ciTypes, ciTypeIcons, cmdbSystems, streams, slaTemplates, triggers, problems, events];
+export const NOUNS: readonly NounSpec[] = [
+  whoami,
+  users,
+  tokens,
+  workGroups,
+  roles,
+  ciTypes,
+  ciTypeIcons,
+  cmdbSystems,
+  streams,
+  slaTemplates,
+  triggers,
+  receivers,
+  policies,
+  problems,
+  events,
+];

@@ -3,7 +3,8 @@ import { done, list, one } from '../render.js';
 import { defined, type NounSpec, seg, send, str, strs } from '../spec.js';
 
 const ROLE_NAME = { name: 'name', description: 'The role name: lower-case letters, digits and dashes, starting with a letter' };
-const RIGHTS = 'base-system.admin, base-system.rsm-maintenance.read, base-system.rsm-maintenance.write, base-system.sla.read, base-system.streams.read';
+const RIGHTS =
+  'base-system.admin, base-system.notifications.write, base-system.rsm-maintenance.read, base-system.rsm-maintenance.write, base-system.sla.read, base-system.streams.read';
 
 export const roles: NounSpec = {
   name: 'roles',

@@ -1120,6 +1120,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/notifications/receivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notification receivers the caller may manage (all for admins; else those of its workgroups), by id */
+        get: operations["admin.listNotificationReceivers"];
+        put?: never;
+        /** Create a notification receiver of one of the caller’s workgroups; its URLs must pass the outbound address rules */
+        post: operations["admin.createNotificationReceiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/notifications/receivers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notification receiver, without its secrets */
+        get: operations["admin.getNotificationReceiver"];
+        put?: never;
+        post?: never;
+        /** Delete a notification receiver (409 while a policy sends to it) */
+        delete: operations["admin.deleteNotificationReceiver"];
+        options?: never;
+        head?: never;
+        /** Change fields of a notification receiver (secrets and recipients replaced whole; the type cannot change) */
+        patch: operations["admin.patchNotificationReceiver"];
+        trace?: never;
+    };
+    "/api/admin/v1/notifications/receivers/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The receiver’s delivery log: one item per attempt, newest first, by keyset cursor (kept 30 days) */
+        get: operations["admin.listNotificationDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/notifications/receivers/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask for one delivery’s message to be sent again; the dispatcher takes the request up (202) */
+        post: operations["admin.replayNotificationDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/notifications/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The notification policies the caller may manage (all for admins; else those of its workgroups), by id */
+        get: operations["admin.listNotificationPolicies"];
+        put?: never;
+        /** Create a notification policy of one of the caller’s workgroups, sending to receivers of that workgroup */
+        post: operations["admin.createNotificationPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/notifications/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One notification policy */
+        get: operations["admin.getNotificationPolicy"];
+        put?: never;
+        post?: never;
+        /** Delete a notification policy */
+        delete: operations["admin.deleteNotificationPolicy"];
+        options?: never;
+        head?: never;
+        /** Change fields of a notification policy (lists and configItems replaced whole) */
+        patch: operations["admin.patchNotificationPolicy"];
+        trace?: never;
+    };
     "/api/public/sm/v1/problems/stream": {
         parameters: {
             query?: never;
@@ -3285,7 +3393,7 @@ export interface operations {
                     "application/json": {
                         name: string;
                         description: string;
-                        rights: ("base-system.admin" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
+                        rights: ("base-system.admin" | "base-system.notifications.write" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
                     }[];
                 };
             };
@@ -3323,7 +3431,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    rights: ("base-system.admin" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
+                    rights: ("base-system.admin" | "base-system.notifications.write" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
                 };
             };
         };
@@ -3337,7 +3445,7 @@ export interface operations {
                     "application/json": {
                         name: string;
                         description: string;
-                        rights: ("base-system.admin" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
+                        rights: ("base-system.admin" | "base-system.notifications.write" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
                     };
                 };
             };
@@ -3350,7 +3458,7 @@ export interface operations {
                     "application/json": {
                         name: string;
                         description: string;
-                        rights: ("base-system.admin" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
+                        rights: ("base-system.admin" | "base-system.notifications.write" | "base-system.rsm-maintenance.read" | "base-system.rsm-maintenance.write" | "base-system.sla.read" | "base-system.streams.read")[];
                     };
                 };
             };
@@ -12260,6 +12368,2155 @@ export interface operations {
             };
             /** @description Gone */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.listNotificationReceivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Receivers, without their secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 4,
+                     *         "type": "webhook",
+                     *         "name": "On-call bridge",
+                     *         "ownerWorkGroup": {
+                     *           "id": 2
+                     *         },
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "rateLimitPerSecond": 10,
+                     *         "maxAgeHours": 24,
+                     *         "url": "https://hooks.example.com/ops?token=***",
+                     *         "secretsCount": 1,
+                     *         "createdAt": "2026-11-21T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *       },
+                     *       {
+                     *         "id": 5,
+                     *         "type": "slack",
+                     *         "name": "#network",
+                     *         "ownerWorkGroup": {
+                     *           "id": 2
+                     *         },
+                     *         "enabled": false,
+                     *         "disabledReason": "gone (410)",
+                     *         "rateLimitPerSecond": 1,
+                     *         "maxAgeHours": 24,
+                     *         "url": "https://hooks.slack.com/services/***",
+                     *         "createdAt": "2026-11-21T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": ({
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "webhook";
+                        /** @description Where the CloudEvents go, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description How many signing secrets are set (they are never shown) */
+                        secretsCount: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "slack";
+                        /** @description The incoming-webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "teams";
+                        /** @description The Workflows webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "pagerduty";
+                        /** @description The Events API v2 endpoint, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description The routing key is set (it is never shown) */
+                        hasRoutingKey: boolean;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "alertmanager";
+                        /** @description The base URL of the Alertmanager, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        resendSeconds: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "email";
+                        smtp: {
+                            host: string;
+                            port: number;
+                            secure: boolean;
+                            user: string | null;
+                            /** @description A password is set (it is never shown) */
+                            hasPassword: boolean;
+                        };
+                        from: string;
+                        to: string[];
+                    })[];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.createNotificationReceiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "webhook",
+                 *       "name": "On-call bridge",
+                 *       "ownerWorkGroup": {
+                 *         "id": 2
+                 *       },
+                 *       "url": "https://hooks.example.com/ops?token=s3cret",
+                 *       "secrets": [
+                 *         "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "webhook";
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    /**
+                     * Format: uri
+                     * @description Where the CloudEvents are POSTed; http: or https:, checked against the outbound address rules when saved
+                     */
+                    url: string;
+                    /** @description Signing secrets; several while one is rotated */
+                    secrets: string[];
+                } | {
+                    /** @constant */
+                    type: "slack";
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    /**
+                     * Format: uri
+                     * @description The incoming-webhook URL; http: or https:, checked against the outbound address rules when saved
+                     */
+                    url: string;
+                } | {
+                    /** @constant */
+                    type: "teams";
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    /**
+                     * Format: uri
+                     * @description The Workflows webhook URL; http: or https:, checked against the outbound address rules when saved
+                     */
+                    url: string;
+                } | {
+                    /** @constant */
+                    type: "pagerduty";
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    /** @description The Events API v2 integration key of the PagerDuty service; write-only */
+                    routingKey: string;
+                    /**
+                     * Format: uri
+                     * @description The Events API v2 endpoint (default https://events.pagerduty.com/v2/enqueue); http: or https:, checked against the outbound address rules when saved
+                     */
+                    url?: string;
+                } | {
+                    /** @constant */
+                    type: "alertmanager";
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    /**
+                     * Format: uri
+                     * @description The base URL of the Alertmanager; alerts go to {url}/api/v2/alerts; http: or https:, checked against the outbound address rules when saved
+                     */
+                    url: string;
+                    /** @description An open problem is pushed again this often, so Alertmanager keeps the alert firing (default 60) */
+                    resendSeconds?: number;
+                } | {
+                    /** @constant */
+                    type: "email";
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @default true */
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    smtp: {
+                        /** @description The SMTP server (a name or an IP address); checked against the outbound address rules when saved */
+                        host: string;
+                        port: number;
+                        /** @description TLS from the start (usually port 465); false: STARTTLS when the server offers it */
+                        secure: boolean;
+                        user?: string;
+                        /** @description write-only */
+                        password?: string;
+                    };
+                    /** Format: email */
+                    from: string;
+                    /** @description The recipients */
+                    to: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The receiver, without its secrets */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "type": "webhook",
+                     *       "name": "On-call bridge",
+                     *       "ownerWorkGroup": {
+                     *         "id": 2
+                     *       },
+                     *       "enabled": true,
+                     *       "disabledReason": null,
+                     *       "rateLimitPerSecond": 10,
+                     *       "maxAgeHours": 24,
+                     *       "url": "https://hooks.example.com/ops?token=***",
+                     *       "secretsCount": 1,
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "webhook";
+                        /** @description Where the CloudEvents go, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description How many signing secrets are set (they are never shown) */
+                        secretsCount: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "slack";
+                        /** @description The incoming-webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "teams";
+                        /** @description The Workflows webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "pagerduty";
+                        /** @description The Events API v2 endpoint, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description The routing key is set (it is never shown) */
+                        hasRoutingKey: boolean;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "alertmanager";
+                        /** @description The base URL of the Alertmanager, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        resendSeconds: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "email";
+                        smtp: {
+                            host: string;
+                            port: number;
+                            secure: boolean;
+                            user: string | null;
+                            /** @description A password is set (it is never shown) */
+                            hasPassword: boolean;
+                        };
+                        from: string;
+                        to: string[];
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            /** @description Temporarily unavailable; retry after the Retry-After delay */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "admin.getNotificationReceiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receiver, without its secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "type": "webhook",
+                     *       "name": "On-call bridge",
+                     *       "ownerWorkGroup": {
+                     *         "id": 2
+                     *       },
+                     *       "enabled": true,
+                     *       "disabledReason": null,
+                     *       "rateLimitPerSecond": 10,
+                     *       "maxAgeHours": 24,
+                     *       "url": "https://hooks.example.com/ops?token=***",
+                     *       "secretsCount": 1,
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "webhook";
+                        /** @description Where the CloudEvents go, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description How many signing secrets are set (they are never shown) */
+                        secretsCount: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "slack";
+                        /** @description The incoming-webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "teams";
+                        /** @description The Workflows webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "pagerduty";
+                        /** @description The Events API v2 endpoint, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description The routing key is set (it is never shown) */
+                        hasRoutingKey: boolean;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "alertmanager";
+                        /** @description The base URL of the Alertmanager, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        resendSeconds: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "email";
+                        smtp: {
+                            host: string;
+                            port: number;
+                            secure: boolean;
+                            user: string | null;
+                            /** @description A password is set (it is never shown) */
+                            hasPassword: boolean;
+                        };
+                        from: string;
+                        to: string[];
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.deleteNotificationReceiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.patchNotificationReceiver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "secrets": [
+                 *         "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                 *         "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    type?: "webhook" | "slack" | "teams" | "pagerduty" | "alertmanager" | "email";
+                    name?: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup?: {
+                        id: number;
+                    };
+                    enabled?: boolean;
+                    /** @description Messages per second at most (default 1 for slack, else 10) */
+                    rateLimitPerSecond?: number;
+                    /** @description A message is retried until it is this many hours old, then dropped (default 24) */
+                    maxAgeHours?: number;
+                    /**
+                     * Format: uri
+                     * @description The receiver’s URL; http: or https:, checked against the outbound address rules when saved
+                     */
+                    url?: string;
+                    secrets?: string[];
+                    /** @description The Events API v2 integration key of the PagerDuty service; write-only */
+                    routingKey?: string;
+                    /** @description An open problem is pushed again this often, so Alertmanager keeps the alert firing (default 60) */
+                    resendSeconds?: number;
+                    smtp?: {
+                        /** @description The SMTP server (a name or an IP address); checked against the outbound address rules when saved */
+                        host?: string;
+                        port?: number;
+                        secure?: boolean;
+                        user?: string | null;
+                        password?: string | null;
+                    };
+                    /** Format: email */
+                    from?: string;
+                    to?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The receiver, without its secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "type": "webhook",
+                     *       "name": "On-call bridge",
+                     *       "ownerWorkGroup": {
+                     *         "id": 2
+                     *       },
+                     *       "enabled": true,
+                     *       "disabledReason": null,
+                     *       "rateLimitPerSecond": 10,
+                     *       "maxAgeHours": 24,
+                     *       "url": "https://hooks.example.com/ops?token=***",
+                     *       "secretsCount": 1,
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "webhook";
+                        /** @description Where the CloudEvents go, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description How many signing secrets are set (they are never shown) */
+                        secretsCount: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "slack";
+                        /** @description The incoming-webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "teams";
+                        /** @description The Workflows webhook URL, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "pagerduty";
+                        /** @description The Events API v2 endpoint, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        /** @description The routing key is set (it is never shown) */
+                        hasRoutingKey: boolean;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "alertmanager";
+                        /** @description The base URL of the Alertmanager, with its user info and query values (Slack: its path) shown as *** */
+                        url: string;
+                        resendSeconds: number;
+                    } | {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        enabled: boolean;
+                        disabledReason: string | null;
+                        rateLimitPerSecond: number;
+                        maxAgeHours: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                        /** @constant */
+                        type: "email";
+                        smtp: {
+                            host: string;
+                            port: number;
+                            secure: boolean;
+                            user: string | null;
+                            /** @description A password is set (it is never shown) */
+                            hasPassword: boolean;
+                        };
+                        from: string;
+                        to: string[];
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            /** @description Temporarily unavailable; retry after the Retry-After delay */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "admin.listNotificationDeliveries": {
+        parameters: {
+            query?: {
+                /** @description Deliveries per page (default 100) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was given (opaque); absent for the first page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The receiver id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "0b6f3c1e-9d1e-4b8a-a2c4-5e6f00000002",
+                     *           "receiverId": 4,
+                     *           "policyId": 3,
+                     *           "deliveryId": "msg_3f0c7a529d1e4b8a",
+                     *           "eventKinds": [
+                     *             "problem.opened"
+                     *           ],
+                     *           "attempt": 2,
+                     *           "status": "delivered",
+                     *           "statusCode": 204,
+                     *           "error": null,
+                     *           "latencyMs": 87,
+                     *           "at": "2026-11-21T10:00:31.000Z"
+                     *         },
+                     *         {
+                     *           "id": "0b6f3c1e-9d1e-4b8a-a2c4-5e6f00000001",
+                     *           "receiverId": 4,
+                     *           "policyId": 3,
+                     *           "deliveryId": "msg_3f0c7a529d1e4b8a",
+                     *           "eventKinds": [
+                     *             "problem.opened"
+                     *           ],
+                     *           "attempt": 1,
+                     *           "status": "retrying",
+                     *           "statusCode": 503,
+                     *           "error": "HTTP 503",
+                     *           "latencyMs": 15,
+                     *           "at": "2026-11-21T10:00:01.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Newest first */
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description This attempt
+                             */
+                            id: string;
+                            receiverId: number;
+                            policyId: number;
+                            /** @description The message: the same on every attempt (the webhook-id) */
+                            deliveryId: string;
+                            /** @description The kinds of the events the message carries */
+                            eventKinds: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                            attempt: number;
+                            /** @description delivered: accepted (2xx); retrying: failed, tried again later; failed: refused for good (e.g. 4xx, 410); dropped: too old to retry (maxAgeHours) */
+                            status: "delivered" | "failed" | "retrying" | "dropped";
+                            statusCode: number | null;
+                            error: string | null;
+                            latencyMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @description When the attempt ended
+                             */
+                            at: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.replayNotificationDelivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receiver id */
+                id: string;
+                /** @description The message’s delivery id (its webhook-id), as the log shows it */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The replay, recorded for the dispatcher */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "receiverId": 4,
+                     *       "policyId": 3,
+                     *       "deliveryId": "msg_3f0c7a529d1e4b8a",
+                     *       "requestedBy": {
+                     *         "id": 2
+                     *       },
+                     *       "requestedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        receiverId: number;
+                        policyId: number;
+                        deliveryId: string;
+                        requestedBy: {
+                            id: number;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description When it was asked for
+                         */
+                        requestedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.listNotificationPolicies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policies */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3,
+                     *         "name": "Core network, P1 and P2",
+                     *         "ownerWorkGroup": {
+                     *           "id": 2
+                     *         },
+                     *         "configItems": {
+                     *           "ids": [
+                     *             1
+                     *           ],
+                     *           "withDescendants": true
+                     *         },
+                     *         "priorities": [
+                     *           "Problem1",
+                     *           "Problem2"
+                     *         ],
+                     *         "triggerIds": [],
+                     *         "tags": [],
+                     *         "kinds": [
+                     *           "problem.opened",
+                     *           "problem.resolved"
+                     *         ],
+                     *         "receiverIds": [
+                     *           4,
+                     *           5
+                     *         ],
+                     *         "groupWindowSeconds": 30,
+                     *         "repeatIntervalSeconds": null,
+                     *         "enabled": true,
+                     *         "createdAt": "2026-11-21T10:00:00.000Z",
+                     *         "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        configItems: {
+                            ids: number[];
+                            withDescendants: boolean;
+                        } | {
+                            labels: string[];
+                        } | "all";
+                        /** @description Only problems of these priorities (empty: any) */
+                        priorities: ("Problem1" | "Problem2" | "Problem3" | "Problem4")[];
+                        /** @description Only problems of these triggers (empty: any) */
+                        triggerIds: number[];
+                        /** @description Only problems carrying every tag listed (empty: no condition) */
+                        tags: string[];
+                        /** @description The event kinds sent (empty: every kind) */
+                        kinds: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                        /** @description Receivers of the policy’s own workgroup */
+                        receiverIds: number[];
+                        /** @description Events selected within this many seconds of a group’s first go out as one message (0: each alone; default 30) */
+                        groupWindowSeconds: number;
+                        repeatIntervalSeconds: number | null;
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.createNotificationPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Core network, P1 and P2",
+                 *       "ownerWorkGroup": {
+                 *         "id": 2
+                 *       },
+                 *       "configItems": {
+                 *         "ids": [
+                 *           1
+                 *         ],
+                 *         "withDescendants": true
+                 *       },
+                 *       "priorities": [
+                 *         "Problem1",
+                 *         "Problem2"
+                 *       ],
+                 *       "kinds": [
+                 *         "problem.opened",
+                 *         "problem.resolved"
+                 *       ],
+                 *       "receiverIds": [
+                 *         4,
+                 *         5
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup: {
+                        id: number;
+                    };
+                    /** @description The CIs whose events the policy selects */
+                    configItems: {
+                        /** @description CIs its workgroup may read */
+                        ids: number[];
+                        /**
+                         * @description The CIs below them too
+                         * @default false
+                         */
+                        withDescendants?: boolean;
+                    } | {
+                        /** @description CIs carrying every label listed */
+                        labels: string[];
+                    } | "all";
+                    /** @description Only problems of these priorities (empty: any) */
+                    priorities?: ("Problem1" | "Problem2" | "Problem3" | "Problem4")[];
+                    /** @description Only problems of these triggers (empty: any) */
+                    triggerIds?: number[];
+                    /** @description Only problems carrying every tag listed (empty: no condition) */
+                    tags?: string[];
+                    /** @description The event kinds sent (empty: every kind) */
+                    kinds?: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                    /** @description Receivers of the policy’s own workgroup */
+                    receiverIds: number[];
+                    /** @description Events selected within this many seconds of a group’s first go out as one message (0: each alone; default 30) */
+                    groupWindowSeconds?: number;
+                    repeatIntervalSeconds?: number | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The policy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Core network, P1 and P2",
+                     *       "ownerWorkGroup": {
+                     *         "id": 2
+                     *       },
+                     *       "configItems": {
+                     *         "ids": [
+                     *           1
+                     *         ],
+                     *         "withDescendants": true
+                     *       },
+                     *       "priorities": [
+                     *         "Problem1",
+                     *         "Problem2"
+                     *       ],
+                     *       "triggerIds": [],
+                     *       "tags": [],
+                     *       "kinds": [
+                     *         "problem.opened",
+                     *         "problem.resolved"
+                     *       ],
+                     *       "receiverIds": [
+                     *         4,
+                     *         5
+                     *       ],
+                     *       "groupWindowSeconds": 30,
+                     *       "repeatIntervalSeconds": null,
+                     *       "enabled": true,
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        configItems: {
+                            ids: number[];
+                            withDescendants: boolean;
+                        } | {
+                            labels: string[];
+                        } | "all";
+                        /** @description Only problems of these priorities (empty: any) */
+                        priorities: ("Problem1" | "Problem2" | "Problem3" | "Problem4")[];
+                        /** @description Only problems of these triggers (empty: any) */
+                        triggerIds: number[];
+                        /** @description Only problems carrying every tag listed (empty: no condition) */
+                        tags: string[];
+                        /** @description The event kinds sent (empty: every kind) */
+                        kinds: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                        /** @description Receivers of the policy’s own workgroup */
+                        receiverIds: number[];
+                        /** @description Events selected within this many seconds of a group’s first go out as one message (0: each alone; default 30) */
+                        groupWindowSeconds: number;
+                        repeatIntervalSeconds: number | null;
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.getNotificationPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Core network, P1 and P2",
+                     *       "ownerWorkGroup": {
+                     *         "id": 2
+                     *       },
+                     *       "configItems": {
+                     *         "ids": [
+                     *           1
+                     *         ],
+                     *         "withDescendants": true
+                     *       },
+                     *       "priorities": [
+                     *         "Problem1",
+                     *         "Problem2"
+                     *       ],
+                     *       "triggerIds": [],
+                     *       "tags": [],
+                     *       "kinds": [
+                     *         "problem.opened",
+                     *         "problem.resolved"
+                     *       ],
+                     *       "receiverIds": [
+                     *         4,
+                     *         5
+                     *       ],
+                     *       "groupWindowSeconds": 30,
+                     *       "repeatIntervalSeconds": null,
+                     *       "enabled": true,
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        configItems: {
+                            ids: number[];
+                            withDescendants: boolean;
+                        } | {
+                            labels: string[];
+                        } | "all";
+                        /** @description Only problems of these priorities (empty: any) */
+                        priorities: ("Problem1" | "Problem2" | "Problem3" | "Problem4")[];
+                        /** @description Only problems of these triggers (empty: any) */
+                        triggerIds: number[];
+                        /** @description Only problems carrying every tag listed (empty: no condition) */
+                        tags: string[];
+                        /** @description The event kinds sent (empty: every kind) */
+                        kinds: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                        /** @description Receivers of the policy’s own workgroup */
+                        receiverIds: number[];
+                        /** @description Events selected within this many seconds of a group’s first go out as one message (0: each alone; default 30) */
+                        groupWindowSeconds: number;
+                        repeatIntervalSeconds: number | null;
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.deleteNotificationPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.patchNotificationPolicy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "configItems": {
+                 *         "labels": [
+                 *           "env=prod",
+                 *           "team"
+                 *         ]
+                 *       },
+                 *       "repeatIntervalSeconds": 3600
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @description The owning workgroup */
+                    ownerWorkGroup?: {
+                        id: number;
+                    };
+                    /** @description The CIs whose events the policy selects */
+                    configItems?: {
+                        /** @description CIs its workgroup may read */
+                        ids: number[];
+                        /**
+                         * @description The CIs below them too
+                         * @default false
+                         */
+                        withDescendants?: boolean;
+                    } | {
+                        /** @description CIs carrying every label listed */
+                        labels: string[];
+                    } | "all";
+                    /** @description Only problems of these priorities (empty: any) */
+                    priorities?: ("Problem1" | "Problem2" | "Problem3" | "Problem4")[];
+                    /** @description Only problems of these triggers (empty: any) */
+                    triggerIds?: number[];
+                    /** @description Only problems carrying every tag listed (empty: no condition) */
+                    tags?: string[];
+                    /** @description The event kinds sent (empty: every kind) */
+                    kinds?: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                    /** @description Receivers of the policy’s own workgroup */
+                    receiverIds?: number[];
+                    /** @description Events selected within this many seconds of a group’s first go out as one message (0: each alone; default 30) */
+                    groupWindowSeconds?: number;
+                    repeatIntervalSeconds?: number | null;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "Core network, P1 and P2",
+                     *       "ownerWorkGroup": {
+                     *         "id": 2
+                     *       },
+                     *       "configItems": {
+                     *         "ids": [
+                     *           1
+                     *         ],
+                     *         "withDescendants": true
+                     *       },
+                     *       "priorities": [
+                     *         "Problem1",
+                     *         "Problem2"
+                     *       ],
+                     *       "triggerIds": [],
+                     *       "tags": [],
+                     *       "kinds": [
+                     *         "problem.opened",
+                     *         "problem.resolved"
+                     *       ],
+                     *       "receiverIds": [
+                     *         4,
+                     *         5
+                     *       ],
+                     *       "groupWindowSeconds": 30,
+                     *       "repeatIntervalSeconds": null,
+                     *       "enabled": true,
+                     *       "createdAt": "2026-11-21T10:00:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        ownerWorkGroup: {
+                            id: number;
+                        };
+                        configItems: {
+                            ids: number[];
+                            withDescendants: boolean;
+                        } | {
+                            labels: string[];
+                        } | "all";
+                        /** @description Only problems of these priorities (empty: any) */
+                        priorities: ("Problem1" | "Problem2" | "Problem3" | "Problem4")[];
+                        /** @description Only problems of these triggers (empty: any) */
+                        triggerIds: number[];
+                        /** @description Only problems carrying every tag listed (empty: no condition) */
+                        tags: string[];
+                        /** @description The event kinds sent (empty: every kind) */
+                        kinds: ("problem.opened" | "problem.acknowledged" | "problem.resolved" | "problem.flapping" | "maintenance.started" | "maintenance.ended" | "sla.budget_burning")[];
+                        /** @description Receivers of the policy’s own workgroup */
+                        receiverIds: number[];
+                        /** @description Events selected within this many seconds of a group’s first go out as one message (0: each alone; default 30) */
+                        groupWindowSeconds: number;
+                        repeatIntervalSeconds: number | null;
+                        enabled: boolean;
+                        /**
+                         * Format: date-time
+                         * @description When it was created
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: date-time
+                         * @description When it was last changed
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,6 +13,11 @@ export const BUILT_IN_ROLES: readonly RoleRecord[] = [
   { name: 'maintenance-writer', description: 'Read and edit maintenance modes', rights: ['base-system.rsm-maintenance.read', 'base-system.rsm-maintenance.write'] },
   { name: 'maintenance-reader', description: 'Read maintenance modes', rights: ['base-system.rsm-maintenance.read'] },
   { name: 'sla-reader', description: 'Read SLA templates and order reports', rights: ['base-system.sla.read'] },
+  {
+    name: 'notifications-writer',
+    description: "Manage the notification receivers and policies of the user's own workgroups",
+    rights: ['base-system.notifications.write'],
+  },
   { name: 'stream-reader', description: "Read streams' events and dead letters, and tail them live", rights: ['base-system.streams.read'] },
 ];
 

@@ -2,6 +2,7 @@
 import type { RolePutBody, TokenCreateBody, UserCreateBody, UserPatchBody, WorkGroupCreateBody } from '../../../schemas/identity.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import { fail, failFields } from '../../runtime/errors.js';
+import { refuseIfOwnsNotifications } from '../notifications/notifications.commands.js';
 import { refuseIfOwnsSlaTemplate } from '../sla/sla-templates.commands.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import { BUILT_IN_ROLES } from './bootstrap.command.js';
@@ -119,6 +120,7 @@ export function deleteWorkGroup(id: number): PlatformCommand<void> {
       if (ci.grants.some((g) => g.workGroupId === id)) throw fail('work_group.holds_grant', { id, ciId: ci.id });
     }
     refuseIfOwnsSlaTemplate(model, 'WorkGroup', id);
+    refuseIfOwnsNotifications(model, id);
     return done([{ key: `workgroup:${id}`, value: null }], () => undefined);
   };
 }

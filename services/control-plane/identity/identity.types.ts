@@ -1,6 +1,7 @@
 /** Records of the identity slice (DESIGN §4), as stored in the journal. */
 export const PLATFORM_RIGHTS = [
   'base-system.admin',
+  'base-system.notifications.write',
   'base-system.rsm-maintenance.read',
   'base-system.rsm-maintenance.write',
   'base-system.sla.read',

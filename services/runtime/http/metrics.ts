@@ -38,6 +38,9 @@ export interface Metrics {
   readonly slaAvailability: Gauge<'ci' | 'window'>;
   readonly slaBudgetRemaining: Gauge<'template' | 'ci'>;
   readonly slaBurnRate: Gauge<'template' | 'ci' | 'window'>;
+  /** Notification deliveries (issue #31): attempts by receiver and outcome, and their latency by receiver type. */
+  readonly notifyDeliveries: Counter<'receiver' | 'outcome'>;
+  readonly notifyDeliverySeconds: Histogram<'type'>;
   /** Free space, full stores, failed log writes and table sizes (storage-metrics.ts). */
   readonly storage: StorageMetrics;
   /** Brings the redeliveries counter up to the bus's own count since start (a counter only goes up). */
@@ -158,6 +161,19 @@ export function createMetrics(): Metrics {
       name: 'ops_sla_burn_rate',
       help: "Error budget burn rate over the window (1h, 6h) against the template's target: 1 spends the budget exactly over the period",
       labelNames: ['template', 'ci', 'window'],
+      registers: [registry],
+    }),
+    notifyDeliveries: new Counter({
+      name: 'ops_notifications_deliveries_total',
+      help: 'Attempts to deliver a notification message, by receiver id and outcome (delivered, retry, refused, gone, expired, skipped)',
+      labelNames: ['receiver', 'outcome'],
+      registers: [registry],
+    }),
+    notifyDeliverySeconds: new Histogram({
+      name: 'ops_notifications_delivery_seconds',
+      help: 'Time a receiver took to answer one delivery attempt, by receiver type',
+      labelNames: ['type'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
       registers: [registry],
     }),
     recordRedeliveries(sinceStart) {

@@ -26,7 +26,14 @@ t.test('the bootstrap admin holds OPS_ADMIN_TOKEN and every platform right', asy
   const me = await p.api('GET', '/api/admin/v1/me');
   t.equal(me.status, 200);
   t.equal(me.body.user.name, 'admin');
-  t.same(me.body.user.rights, ['base-system.admin', 'base-system.rsm-maintenance.read', 'base-system.rsm-maintenance.write', 'base-system.sla.read', 'base-system.streams.read']);
+  t.same(me.body.user.rights, [
+    'base-system.admin',
+    'base-system.notifications.write',
+    'base-system.rsm-maintenance.read',
+    'base-system.rsm-maintenance.write',
+    'base-system.sla.read',
+    'base-system.streams.read',
+  ]);
   t.equal(me.body.token.sha256, undefined, 'the digest is never shown');
 });
 

@@ -330,6 +330,10 @@ const CL = '/api/public/cl/v1';
 const CONSOLE = '/api/console/v1';
 const streamKey: Reason = { why: 'authorised by a stream key, not a user; records reach CIs only through triggers, which admins define' };
 const slaRights: Reason = { why: 'rights on the SLA template or the report (its owner user or workgroup, sla-access.ts); the CIs a template counts are set by admins' };
+const notifying: Reason = { why: 'platform right base-system.notifications.write and membership of the owning workgroup (notifications-access.ts); no CI is named' };
+const notifyingCis: Reason = {
+  why: 'membership of the owning workgroup; the CIs named must be ones that workgroup may basic-read, whoever saves it (400; notifications/policies.test.ts)',
+};
 
 export const NOT_CI_SCOPED: Record<string, Reason> = {
   'GET /api/openapi.json': { why: 'the API description, the same for every caller' },
@@ -425,4 +429,19 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`GET ${A}/sla/templates/:id`]: ADMIN_ONLY,
   [`PATCH ${A}/sla/templates/:id`]: ADMIN_ONLY,
   [`DELETE ${A}/sla/templates/:id`]: ADMIN_ONLY,
+  // Issue #31: notification receivers and policies belong to a workgroup; admins and its members
+  // with base-system.notifications.write manage them. A policy's CIs must be ones its workgroup
+  // may read, checked when it is saved (notifications/policies.test.ts); the rest names no CI.
+  [`GET ${A}/notifications/receivers`]: notifying,
+  [`POST ${A}/notifications/receivers`]: notifying,
+  [`GET ${A}/notifications/receivers/:id`]: notifying,
+  [`PATCH ${A}/notifications/receivers/:id`]: notifying,
+  [`DELETE ${A}/notifications/receivers/:id`]: notifying,
+  [`GET ${A}/notifications/receivers/:id/deliveries`]: notifying,
+  [`POST ${A}/notifications/receivers/:id/deliveries/:deliveryId/replay`]: notifying,
+  [`GET ${A}/notifications/policies`]: notifying,
+  [`POST ${A}/notifications/policies`]: notifyingCis,
+  [`GET ${A}/notifications/policies/:id`]: notifying,
+  [`PATCH ${A}/notifications/policies/:id`]: notifyingCis,
+  [`DELETE ${A}/notifications/policies/:id`]: notifying,
 };

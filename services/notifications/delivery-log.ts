@@ -1,0 +1,78 @@
+/**
+ * The delivery log (issue #31): one row of `notification_deliveries` per attempt (time, message,
+ * attempt, status code, error, latency), read by the admin API per receiver. The row's id is
+ * derived from (deliveryId, attempt), and the insert carries it as its deduplication token, so an
+ * attempt logged twice (a redelivery after a crash) is stored once. The log is written when the
+ * table exists (its migration comes with the admin model); a failed write is logged, never a
+ * reason to send a message again.
+ */
+import { createHash } from 'node:crypto';
+import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
+import type { RoutedMessage } from '../../pipelines/notifications/grouping.js';
+import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
+import type { Logger } from '../runtime/logger.js';
+
+export const DELIVERIES_TABLE = 'notification_deliveries';
+
+export type DeliveryStatus = 'delivered' | 'failed' | 'retrying' | 'dropped';
+
+export interface AttemptEntry {
+  message: RoutedMessage;
+  attempt: number;
+  status: DeliveryStatus;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number | null;
+  at: number;
+}
+
+const uuidOf = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+
+export function deliveryRow(entry: AttemptEntry) {
+  const id = uuidOf(createHash('sha256').update(`${entry.message.deliveryId}\n${entry.attempt}`).digest('hex'));
+  return {
+    id,
+    receiver_id: entry.message.receiverId,
+    policy_id: entry.message.policyId,
+    delivery_id: entry.message.deliveryId,
+    event_kinds: [...new Set(entry.message.events.map((e) => e.kind))],
+    event_ids: entry.message.events.map((e) => e.id),
+    attempt: entry.attempt,
+    status: entry.status,
+    status_code: entry.statusCode,
+    error: entry.error,
+    latency_ms: entry.latencyMs,
+    at: clickhouseDateTime(entry.at),
+  };
+}
+
+export interface DeliveryLog {
+  write(entry: AttemptEntry): Promise<void>;
+}
+
+export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logger): Promise<DeliveryLog> {
+  const log = logger.child({ component: 'notify-log' });
+  let columns: Set<string> | undefined;
+  try {
+    const rows = await analytics.query<{ name: string }>('SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {table:String}', {
+      table: DELIVERIES_TABLE,
+    });
+    if (rows.length > 0) columns = new Set(rows.map((r) => r.name));
+  } catch (err) {
+    log.warn({ err }, 'could not read whether the delivery log table exists; not logging deliveries');
+  }
+  if (!columns) log.info(`no ${DELIVERIES_TABLE} table: deliveries are not logged`);
+  return {
+    async write(entry) {
+      if (!columns) return;
+      const full = deliveryRow(entry);
+      // Only the columns the table has: the log's schema may grow without the dispatcher.
+      const row = Object.fromEntries(Object.entries(full).filter(([name]) => columns!.has(name)));
+      try {
+        await analytics.insert(DELIVERIES_TABLE, [row], { deduplicationToken: full.id });
+      } catch (err) {
+        log.warn({ err, deliveryId: entry.message.deliveryId }, 'a delivery attempt could not be logged');
+      }
+    },
+  };
+}

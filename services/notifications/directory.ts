@@ -1,0 +1,47 @@
+/**
+ * What the dispatcher reads of the notification model (issue #31): the enabled policies as
+ * routing takes them, a receiver with its secrets, the CMDB view policy matching needs, and the
+ * one write it makes: disabling a receiver that answered 410 Gone. Read from the control plane's
+ * notifications slice on each call, so a receiver or policy changed through the admin API is
+ * used from the next message on.
+ */
+import type { CmdbView, PolicyRule } from '../../pipelines/notifications/policy-match.js';
+import type { ControlPlane } from '../control-plane/control-plane.js';
+import type { NotificationsSlice } from '../control-plane/notifications/notifications.slice.js';
+import type { ReceiverRecord } from '../control-plane/notifications/notifications.types.js';
+import { cmdbViewOf, toPolicyRule } from '../control-plane/notifications/policy-rule.js';
+import type { PlatformModel } from '../control-plane/slices.js';
+
+export interface NotificationDirectory {
+  /** The enabled policies. */
+  policies(): readonly PolicyRule[];
+  /** The receiver with its secrets, or undefined when it was deleted. */
+  receiver(id: number): ReceiverRecord | undefined;
+  readonly cmdb: CmdbView;
+  /** Disables the receiver, saying why (it answered 410 Gone). */
+  disable(receiverId: number, reason: string): Promise<void>;
+}
+
+const sliceOf = (model: PlatformModel): NotificationsSlice => model.slices.notifications;
+
+/** The command that disables a receiver (a no-op when it is gone or already disabled). */
+export const disableReceiver =
+  (receiverId: number, reason: string, now: number) =>
+  (model: PlatformModel): { changes: Array<{ key: string; value: unknown }>; result: () => boolean } => {
+    const receiver = sliceOf(model).receivers.get(receiverId);
+    if (!receiver || !receiver.enabled) return { changes: [], result: () => false };
+    const disabled: ReceiverRecord = { ...receiver, enabled: false, disabledReason: reason, updatedAt: new Date(now).toISOString() };
+    return { changes: [{ key: `notification-receiver:${receiverId}`, value: disabled }], result: () => true };
+  };
+
+export function modelDirectory(controlPlane: ControlPlane<PlatformModel>, now: () => number): NotificationDirectory {
+  const model = controlPlane.model;
+  return {
+    policies: () => [...sliceOf(model).policies.values()].filter((p) => p.enabled).map(toPolicyRule),
+    receiver: (id) => sliceOf(model).receivers.get(id),
+    cmdb: cmdbViewOf(model),
+    async disable(receiverId, reason) {
+      await controlPlane.execute(disableReceiver(receiverId, reason, now()));
+    },
+  };
+}

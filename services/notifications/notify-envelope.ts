@@ -1,0 +1,55 @@
+/**
+ * The messages of the NOTIFICATIONS stream (bus-streams.ts), two kinds on one stream:
+ * - `event`: a NotificationEvent made from the problem change feed, to be routed (msgId: its id);
+ * - `delivery`: one message routing made of events for one (policy, receiver), to be sent, with
+ *   when it was made, from which its maximum age counts (msgId: its deliveryId, the webhook-id).
+ *
+ * Partitions: an event goes to its problem's partition (or its CI's), so the events of one
+ * problem are routed in order; a delivery goes to its (receiver, problem)'s, so a receiver that
+ * keeps failing holds back only the partitions it hashes to, and the messages of one problem to
+ * one receiver stay in order.
+ */
+import { createHash } from 'node:crypto';
+import type { RoutedMessage } from '../../pipelines/notifications/grouping.js';
+import type { NotificationEvent } from '../../schemas/notification-events.schema.js';
+
+export type Envelope = { type: 'event'; event: NotificationEvent } | { type: 'delivery'; message: RoutedMessage; firstAt: number };
+
+export const NOTIFY_PARTITIONS = 8;
+
+/** What keeps an event's order: its problem, else its CI or maintenance. */
+export function orderKeyOf(event: NotificationEvent): string {
+  switch (event.kind) {
+    case 'problem.opened':
+    case 'problem.acknowledged':
+    case 'problem.resolved':
+      return `problem:${event.problem.id}`;
+    case 'problem.flapping':
+    case 'sla.budget_burning':
+      return `ci:${event.configItem.id}`;
+    case 'maintenance.started':
+    case 'maintenance.ended':
+      return `maintenance:${event.maintenance.id}`;
+  }
+}
+
+export function partitionOf(key: string, partitions: number = NOTIFY_PARTITIONS): number {
+  return createHash('sha256').update(key).digest().readUInt32BE(0) % partitions;
+}
+
+export function partitionOfEnvelope(envelope: Envelope, partitions: number = NOTIFY_PARTITIONS): number {
+  if (envelope.type === 'event') return partitionOf(orderKeyOf(envelope.event), partitions);
+  const first = envelope.message.events[0];
+  return partitionOf(`${envelope.message.receiverId}|${first ? orderKeyOf(first) : ''}`, partitions);
+}
+
+export const msgIdOf = (envelope: Envelope): string => (envelope.type === 'event' ? envelope.event.id : envelope.message.deliveryId);
+
+export const encodeEnvelope = (envelope: Envelope): Uint8Array => Buffer.from(JSON.stringify(envelope));
+
+export function decodeEnvelope(data: Uint8Array): Envelope {
+  const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as Partial<Envelope> & { type?: unknown };
+  if (parsed.type === 'event' && parsed.event && typeof parsed.event.id === 'string') return parsed as Envelope;
+  if (parsed.type === 'delivery' && parsed.message && typeof parsed.message.deliveryId === 'string' && typeof parsed.firstAt === 'number') return parsed as Envelope;
+  throw new Error('not a notification envelope');
+}

@@ -1,0 +1,122 @@
+/**
+ * One attempt to hand one message to one receiver (issue #31): the receiver type's format
+ * (pipelines/notifications/formats/) builds the request(s), the outbound client sends them under
+ * the SSRF guard. Email goes over SMTP with nodemailer. The answer is an AttemptResult for
+ * delivery-outcome.ts to judge; a message of several requests (PagerDuty: one per event) stops
+ * at the first that is not a 2xx, and is sent again whole (each request is idempotent there:
+ * PagerDuty dedupes on the problem id).
+ */
+import nodemailer from 'nodemailer';
+import type { AttemptResult } from '../../pipelines/notifications/delivery-outcome.js';
+import { formatAlertmanager } from '../../pipelines/notifications/formats/alertmanager.js';
+import { formatEmail } from '../../pipelines/notifications/formats/email.js';
+import type { OutboundRequest } from '../../pipelines/notifications/formats/outbound-request.js';
+import { formatPagerDuty } from '../../pipelines/notifications/formats/pagerduty.js';
+import { formatSlack } from '../../pipelines/notifications/formats/slack.js';
+import { formatTeams } from '../../pipelines/notifications/formats/teams.js';
+import { formatWebhook } from '../../pipelines/notifications/formats/webhook.js';
+import type { NotificationMessage } from '../../schemas/notification-events.schema.js';
+import type { ReceiverRecord } from '../control-plane/notifications/notifications.types.js';
+import { isAppError } from '../runtime/errors.js';
+import type { AddressPolicy } from '../runtime/outbound/address-policy.js';
+import { checkUrl, send } from '../runtime/outbound/outbound-client.js';
+
+export interface SendContext {
+  policy: AddressPolicy;
+  consoleUrl: string;
+  now: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface Attempt {
+  result: AttemptResult;
+  /** The HTTP status (SMTP reply code for email) of the last answer; null when none came. */
+  statusCode: number | null;
+  latencyMs: number | null;
+}
+
+/** The requests of one message for an HTTP receiver (none: nothing to send, e.g. Alertmanager and a maintenance event). */
+function requestsOf(message: NotificationMessage, receiver: Exclude<ReceiverRecord, { type: 'email' }>, ctx: SendContext): OutboundRequest[] {
+  switch (receiver.type) {
+    case 'webhook':
+      return [formatWebhook(message, { url: receiver.url, secrets: receiver.secrets }, { now: ctx.now })];
+    case 'slack':
+      return [formatSlack(message, { url: receiver.url }, { consoleUrl: ctx.consoleUrl })];
+    case 'teams':
+      return [formatTeams(message, { url: receiver.url }, { consoleUrl: ctx.consoleUrl })];
+    case 'pagerduty':
+      return formatPagerDuty(message, { routingKey: receiver.routingKey, url: receiver.url }, { consoleUrl: ctx.consoleUrl });
+    case 'alertmanager': {
+      const request = formatAlertmanager(message, { url: receiver.url }, { consoleUrl: ctx.consoleUrl, now: ctx.now, resendEveryMs: receiver.resendSeconds * 1000 });
+      return request ? [request] : [];
+    }
+  }
+}
+
+const failureOf = (error: unknown): AttemptResult =>
+  isAppError(error)
+    ? { kind: 'failure', transient: error.kind === 'unavailable', reason: error.message }
+    : { kind: 'failure', transient: true, reason: error instanceof Error ? error.message : String(error) };
+
+async function sendHttp(requests: OutboundRequest[], ctx: SendContext): Promise<Attempt> {
+  let last: Attempt = { result: { kind: 'answer', status: 204, retryAfter: undefined }, statusCode: null, latencyMs: null };
+  for (const request of requests) {
+    try {
+      const response = await send(request, { policy: ctx.policy, timeoutMs: ctx.timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const retryAfter = response.headers['retry-after'];
+      last = {
+        result: { kind: 'answer', status: response.status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter },
+        statusCode: response.status,
+        latencyMs: response.latencyMs,
+      };
+      if (response.status < 200 || response.status >= 300) return last;
+    } catch (error) {
+      return { result: failureOf(error), statusCode: null, latencyMs: null };
+    }
+  }
+  return last;
+}
+
+/** SMTP: the server is checked against the address rules first, like an HTTP receiver's URL. */
+async function sendEmail(message: NotificationMessage, receiver: Extract<ReceiverRecord, { type: 'email' }>, ctx: SendContext): Promise<Attempt> {
+  const refused = await checkUrl(`http://${receiver.smtp.host}:${receiver.smtp.port}/`, ctx.policy);
+  if (refused) return { result: failureOf(refused), statusCode: null, latencyMs: null };
+  const mail = formatEmail(message, { from: receiver.from, to: receiver.to }, { consoleUrl: ctx.consoleUrl });
+  const transport = nodemailer.createTransport({
+    host: receiver.smtp.host,
+    port: receiver.smtp.port,
+    secure: receiver.smtp.secure,
+    ...(receiver.smtp.user ? { auth: { user: receiver.smtp.user, pass: receiver.smtp.password ?? '' } } : {}),
+    connectionTimeout: ctx.timeoutMs,
+    socketTimeout: ctx.timeoutMs,
+  });
+  const started = performance.now();
+  try {
+    await transport.sendMail(mail);
+    return { result: { kind: 'answer', status: 250, retryAfter: undefined }, statusCode: 250, latencyMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    const code = (error as { responseCode?: number }).responseCode;
+    // SMTP 5xx is a permanent refusal, 4xx a temporary one.
+    if (typeof code === 'number' && code >= 500) return { result: { kind: 'failure', transient: false, reason: `SMTP ${code}` }, statusCode: code, latencyMs: null };
+    return {
+      result: { kind: 'failure', transient: true, reason: typeof code === 'number' ? `SMTP ${code}` : 'SMTP connection failed' },
+      statusCode: code ?? null,
+      latencyMs: null,
+    };
+  } finally {
+    transport.close();
+  }
+}
+
+export function sendToReceiver(message: NotificationMessage, receiver: ReceiverRecord, ctx: SendContext): Promise<Attempt> {
+  if (receiver.type === 'email') return sendEmail(message, receiver, ctx);
+  let requests: OutboundRequest[];
+  try {
+    requests = requestsOf(message, receiver, ctx);
+  } catch (error) {
+    // A format that cannot build the request (a bad secret): the receiver's settings are wrong.
+    return Promise.resolve({ result: { kind: 'failure', transient: false, reason: error instanceof Error ? error.message : String(error) }, statusCode: null, latencyMs: null });
+  }
+  return sendHttp(requests, ctx);
+}
