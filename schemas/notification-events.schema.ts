@@ -20,7 +20,15 @@ export const NOTIFICATION_EVENT_KINDS = [
   'sla.budget_burning',
 ] as const;
 export type NotificationEventKind = (typeof NOTIFICATION_EVENT_KINDS)[number];
-export const NotificationEventKind = Type.Union(NOTIFICATION_EVENT_KINDS.map((k) => Type.Literal(k)));
+export const NotificationEventKind = Type.Union([
+  Type.Literal('problem.opened'),
+  Type.Literal('problem.acknowledged'),
+  Type.Literal('problem.resolved'),
+  Type.Literal('problem.flapping'),
+  Type.Literal('maintenance.started'),
+  Type.Literal('maintenance.ended'),
+  Type.Literal('sla.budget_burning'),
+]);
 
 const CiRef = Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false });
 

@@ -10,7 +10,7 @@
  */
 import Type, { type Static, type TLiteral, type TProperties, type TUnion } from 'typebox';
 import { Id, LIMITS, Name, Nullable } from './common.schema.js';
-import { type NotificationEventKind as EventKindName, NotificationEventKind } from './notification-events.schema.js';
+import { NotificationEventKind } from './notification-events.schema.js';
 import { ProblemPriority } from './problems.schema.js';
 
 export const RECEIVER_TYPES = ['webhook', 'slack', 'teams', 'pagerduty', 'alertmanager', 'email'] as const;
@@ -24,7 +24,7 @@ const ReceiverTypeName = Type.Union([
   Type.Literal('email'),
 ]) satisfies TUnion<TLiteral<ReceiverType>[]>;
 /** The event kinds' schema, typed: a union built by `map` has no static type of its own. */
-const EventKind = NotificationEventKind as unknown as TUnion<[TLiteral<EventKindName>]>;
+const EventKind = NotificationEventKind;
 
 export const PAGERDUTY_EVENTS_URL = 'https://events.pagerduty.com/v2/enqueue';
 /** Defaults a body may leave out (receiver-input.ts, policy-input.ts fill them in). */
