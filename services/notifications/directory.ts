@@ -9,6 +9,7 @@ import type { CmdbView, PolicyRule } from '../../pipelines/notifications/policy-
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { NotificationsSlice } from '../control-plane/notifications/notifications.slice.js';
 import type { ReceiverRecord } from '../control-plane/notifications/notifications.types.js';
+import { disableReceiver } from '../control-plane/notifications/notifications.commands.js';
 import { cmdbViewOf, toPolicyRule } from '../control-plane/notifications/policy-rule.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 
@@ -23,16 +24,6 @@ export interface NotificationDirectory {
 }
 
 const sliceOf = (model: PlatformModel): NotificationsSlice => model.slices.notifications;
-
-/** The command that disables a receiver (a no-op when it is gone or already disabled). */
-export const disableReceiver =
-  (receiverId: number, reason: string, now: number) =>
-  (model: PlatformModel): { changes: Array<{ key: string; value: unknown }>; result: () => boolean } => {
-    const receiver = sliceOf(model).receivers.get(receiverId);
-    if (!receiver || !receiver.enabled) return { changes: [], result: () => false };
-    const disabled: ReceiverRecord = { ...receiver, enabled: false, disabledReason: reason, updatedAt: new Date(now).toISOString() };
-    return { changes: [{ key: `notification-receiver:${receiverId}`, value: disabled }], result: () => true };
-  };
 
 export function modelDirectory(controlPlane: ControlPlane<PlatformModel>, now: () => number): NotificationDirectory {
   const model = controlPlane.model;

@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, type ApiProblem, problemOf } from '../app/api.js';
-import { ApiAlert } from './problem-alert.js';
+import { ApiAlert } from './load.js';
 import type { ProblemDetail } from './problem-query.js';
 
 type Outcome = { data?: unknown; error?: unknown; response: Response };

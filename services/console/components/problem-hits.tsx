@@ -6,7 +6,7 @@
 import { showTime } from '../app/time.js';
 import { Time } from './time.js';
 import type { ProblemDetail } from './problem-query.js';
-import { TableScroll } from './problem-alert.js';
+import { TableScroll } from './load.js';
 
 type Hit = ProblemDetail['hits']['items'][number];
 

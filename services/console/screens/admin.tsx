@@ -5,7 +5,7 @@
  */
 import { api } from '../app/api.js';
 import type { operations } from '../app/api-schema.js';
-import { Load, NeedsRight, TableScroll, useLoad } from '../components/problem-alert.js';
+import { Load, NeedsRight, TableScroll, useLoad } from '../components/load.js';
 import { Time } from '../components/time.js';
 
 type User = operations['admin.listUsers']['responses'][200]['content']['application/json'][number];

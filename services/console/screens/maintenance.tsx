@@ -6,7 +6,7 @@
 import { useLocation } from 'preact-iso';
 import { api } from '../app/api.js';
 import type { operations } from '../app/api-schema.js';
-import { Load, NeedsRight, TableScroll, useLoad } from '../components/problem-alert.js';
+import { Load, NeedsRight, TableScroll, useLoad } from '../components/load.js';
 import { Time } from '../components/time.js';
 
 type Mode = operations['maintenance.listModes']['responses'][200]['content']['application/json'][number];

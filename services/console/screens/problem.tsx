@@ -8,7 +8,7 @@ import { useRoute } from 'preact-iso';
 import { api, type ApiProblem, problemOf } from '../app/api.js';
 import { showDuration } from '../app/time.js';
 import { ProblemActions } from '../components/problem-actions.js';
-import { ApiAlert, Load, TableScroll, useLoad } from '../components/problem-alert.js';
+import { ApiAlert, Load, TableScroll, useLoad } from '../components/load.js';
 import { streamUrl } from '../components/problem-feed.js';
 import { HitStrip, HitTable } from '../components/problem-hits.js';
 import { type ProblemDetail, viewOf } from '../components/problem-query.js';

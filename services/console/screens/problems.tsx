@@ -8,7 +8,7 @@ import { useLocation } from 'preact-iso';
 import { api, type ApiProblem, problemOf } from '../app/api.js';
 import { hasRight } from '../app/session.js';
 import { ConfirmDialog } from '../components/confirm.js';
-import { ApiAlert } from '../components/problem-alert.js';
+import { ApiAlert } from '../components/load.js';
 import { type LiveState, useOpenProblems, useTabCounts } from '../components/problem-feed.js';
 import { ProblemFilters, type TriggerOption } from '../components/problem-filters.js';
 import { bulkFilter, FIRST_DIRECTION, type ProblemView, searchOf, type SortKey, type TabId, TABS, viewOf } from '../components/problem-query.js';

@@ -10,7 +10,7 @@ import { useLocation } from 'preact-iso';
 import { api, type ApiProblem, problemOf } from '../app/api.js';
 import type { operations } from '../app/api-schema.js';
 import { hasRight } from '../app/session.js';
-import { ApiAlert, Load, NeedsRight, TableScroll, useLoad } from '../components/problem-alert.js';
+import { ApiAlert, Load, NeedsRight, TableScroll, useLoad } from '../components/load.js';
 import { Time } from '../components/time.js';
 
 type Stream = operations['admin.listStreams']['responses'][200]['content']['application/json'][number];

@@ -89,6 +89,19 @@ export function patchReceiver(id: number, body: ReceiverPatchBody, actor: Notifi
   };
 }
 
+/**
+ * Disables a receiver, saying why (the dispatcher's one write: it answered 410 Gone); nothing when
+ * it is gone or already disabled. The result says whether it was disabled now.
+ */
+export function disableReceiver(id: number, reason: string, now: number): PlatformCommand<boolean> {
+  return (model) => {
+    const receiver = model.slices.notifications.receivers.get(id);
+    if (!receiver || !receiver.enabled) return { changes: [], result: () => false };
+    const disabled: ReceiverRecord = { ...receiver, enabled: false, disabledReason: reason, updatedAt: new Date(now).toISOString() };
+    return { changes: [{ key: receiverKey(id), value: disabled }], result: () => true };
+  };
+}
+
 /** Deletes the receiver and the replays waiting for it; 409 while a policy sends to it. */
 export function deleteReceiver(id: number, actor: NotificationsActor): PlatformCommand<void> {
   return (model) => {
