@@ -25,7 +25,7 @@ import { DEFAULT_FLAPPING, flapDueAt, type FlapInput, flapKey, type FlappingOpti
 import { addToGroup, emptyGrouping, flushGroups, type GroupingState, MAX_GROUP_EVENTS, nextFlushAt, type RoutedMessage } from './grouping.js';
 import { type GateInput, gateStep, isCovered, openGate, type ProblemGate } from './maintenance-gate.js';
 import { type CmdbView, isProblemEvent, listsKind, matchPolicies, type PolicyRule, type ProblemEvent, type ProblemFlappingEvent } from './policy-match.js';
-import { repeatDueAt, repeatStep, type RepeatState } from './repeat.js';
+import { repeatDueAt, repeatStep, type RepeatState, type RepeatUntil } from './repeat.js';
 
 export * from './flapping.js';
 export * from './grouping.js';
@@ -38,6 +38,12 @@ export interface RouterConfig {
   cmdb: CmdbView;
   flapping?: FlappingOptions;
   maxGroupEvents?: number;
+  /**
+   * A receiver that must be told an open problem again every so many seconds until it resolves,
+   * acknowledged or not, whatever its policy's repeat interval (an Alertmanager: its alerts
+   * expire unless pushed again); null for the others.
+   */
+  resendSeconds?: (receiverId: number) => number | null;
 }
 
 /** What routing keeps for one policy. */
@@ -91,6 +97,11 @@ function put<T>(record: Record<string, T>, key: string, value: T | undefined): R
 export function createRouter(config: RouterConfig): Router {
   const flapping = config.flapping ?? DEFAULT_FLAPPING;
   const maxGroupEvents = config.maxGroupEvents ?? MAX_GROUP_EVENTS;
+  /** How often, and until what, one receiver of the policy is told an open problem again. */
+  const repeatOf = (policy: PolicyRule, receiverId: number): [number | null, RepeatUntil] => {
+    const resend = config.resendSeconds?.(receiverId) ?? null;
+    return resend !== null ? [resend, 'resolved'] : [policy.repeatIntervalSeconds, 'acknowledged'];
+  };
 
   /** One input's work: a copy of the state it changes, and the messages it makes. */
   class Run {
@@ -128,7 +139,7 @@ export function createRouter(config: RouterConfig): Router {
       for (const event of events) {
         const key = `${receiverId}:${event.problem.id}`;
         const repeats = this.of(policy).repeats;
-        const next = repeatStep(repeats[key], { kind: 'event', event }, this.now, policy.repeatIntervalSeconds);
+        const next = repeatStep(repeats[key], { kind: 'event', event }, this.now, ...repeatOf(policy, receiverId));
         if (next.state !== repeats[key]) this.set(policy, { repeats: put(repeats, key, next.state) });
         this.send(policy, receiverId, event);
       }
@@ -244,7 +255,7 @@ export function createRouter(config: RouterConfig): Router {
         if (receivers.has(receiverId) && repeat.nextAt > this.now) continue;
         const gate = own.gates[key];
         const outcome = receivers.has(receiverId)
-          ? repeatStep(repeat, { kind: 'tick', covered: gate ? isCovered(gate) : false }, this.now, policy.repeatIntervalSeconds)
+          ? repeatStep(repeat, { kind: 'tick', covered: gate ? isCovered(gate) : false }, this.now, ...repeatOf(policy, receiverId))
           : { state: undefined, events: [] };
         if (outcome.state) repeats[key] = outcome.state;
         else delete repeats[key];

@@ -14,6 +14,9 @@
  *   opened that tells an acknowledged problem (one held in maintenance or flapping and
  *   acknowledged meanwhile) starts none.
  * - No interval (null): no state, no repeat.
+ * - `untilResolved` (an Alertmanager receiver, whose alerts expire unless pushed again): the
+ *   acknowledgement does not stop the repeats, it changes what they tell (the problem as
+ *   acknowledged); only the resolve does.
  */
 import type { ProblemEvent, ProblemOpenedEvent } from './policy-match.js';
 
@@ -26,6 +29,9 @@ export interface RepeatState {
 
 export type RepeatInput = { kind: 'event'; event: ProblemEvent } | { kind: 'tick'; covered: boolean };
 
+/** What stops the repeats: the first acknowledgement (people), or only the resolve (an Alertmanager). */
+export type RepeatUntil = 'acknowledged' | 'resolved';
+
 export interface RepeatOutcome {
   state: RepeatState | undefined;
   events: ProblemOpenedEvent[];
@@ -34,12 +40,14 @@ export interface RepeatOutcome {
 export const repeatDueAt = (state: RepeatState | undefined): number | null => state?.nextAt ?? null;
 
 /** One input on one (policy, receiver, problem). */
-export function repeatStep(state: RepeatState | undefined, input: RepeatInput, now: number, intervalSeconds: number | null): RepeatOutcome {
+export function repeatStep(state: RepeatState | undefined, input: RepeatInput, now: number, intervalSeconds: number | null, until: RepeatUntil = 'acknowledged'): RepeatOutcome {
   if (intervalSeconds === null || intervalSeconds <= 0) return { state: undefined, events: [] };
   const interval = intervalSeconds * 1000;
   if (input.kind === 'event') {
     const event = input.event;
-    if (event.kind === 'problem.opened' && !event.problem.acknowledged) return { state: state ?? { opened: event, nextAt: now + interval }, events: [] };
+    const keepsOn = until === 'resolved' || !event.problem.acknowledged;
+    if (event.kind === 'problem.opened' && keepsOn) return { state: state ?? { opened: event, nextAt: now + interval }, events: [] };
+    if (event.kind === 'problem.acknowledged' && until === 'resolved' && state) return { state: { ...state, opened: { ...state.opened, problem: event.problem } }, events: [] };
     return { state: undefined, events: [] };
   }
   if (!state || now < state.nextAt) return { state, events: [] };

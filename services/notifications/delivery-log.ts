@@ -2,7 +2,8 @@
  * The delivery log (issue #31): one row of `notification_deliveries` per attempt (time, message,
  * attempt, status code, error, latency), read by the admin API per receiver. The row's id is
  * derived from (deliveryId, attempt), and the insert carries it as its deduplication token, so an
- * attempt logged twice (a redelivery after a crash) is stored once. The log is written when the
+ * attempt logged twice (a redelivery after a crash) is stored once. Each row carries the message's
+ * events, which a replay sends again. The log is written when the
  * table exists (its migration comes with the admin model); a failed write is logged, never a
  * reason to send a message again.
  */
@@ -37,6 +38,8 @@ export function deliveryRow(entry: AttemptEntry) {
     delivery_id: entry.message.deliveryId,
     event_kinds: [...new Set(entry.message.events.map((e) => e.kind))],
     event_ids: entry.message.events.map((e) => e.id),
+    // What a replay sends again (0009_notification_messages.sql).
+    message: JSON.stringify(entry.message.events),
     attempt: entry.attempt,
     status: entry.status,
     status_code: entry.statusCode,
@@ -48,6 +51,8 @@ export function deliveryRow(entry: AttemptEntry) {
 
 export interface DeliveryLog {
   write(entry: AttemptEntry): Promise<void>;
+  /** The message of a delivery as it was sent, for a replay; undefined when the log has no copy of it. */
+  message(receiverId: number, policyId: number, deliveryId: string): Promise<RoutedMessage | undefined>;
 }
 
 export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logger): Promise<DeliveryLog> {
@@ -73,6 +78,18 @@ export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logge
       } catch (err) {
         log.warn({ err, deliveryId: entry.message.deliveryId }, 'a delivery attempt could not be logged');
       }
+    },
+    async message(receiverId, policyId, deliveryId) {
+      if (!columns?.has('message')) return undefined;
+      const rows = await analytics.query<{ message: string }>(
+        `SELECT message FROM ${DELIVERIES_TABLE}
+         WHERE receiver_id = {receiver:UInt64} AND delivery_id = {delivery:String} AND message != ''
+         ORDER BY attempt LIMIT 1`,
+        { receiver: receiverId, delivery: deliveryId },
+      );
+      const text = rows[0]?.message;
+      if (text === undefined) return undefined;
+      return { deliveryId, policyId, receiverId, events: JSON.parse(text) as RoutedMessage['events'] };
     },
   };
 }

@@ -1,40 +1,52 @@
 /**
  * The notification dispatcher (issue #31, DESIGN §11): a consumer of the problem change feed with
- * its own durable stream, NOTIFICATIONS.
+ * its own durable stream, NOTIFICATIONS. Any number of dispatchers may run.
  *
- *   problem change feed ─▶ feed-events.ts ─▶ NOTIFICATIONS `event` (msgId: the event's stable id)
- *   `event` ─▶ routing (pipelines/notifications: policies, flapping, maintenance, repeats,
- *              grouping) ─▶ NOTIFICATIONS `delivery`, one per (policy, receiver, events)
- *              (msgId: its deliveryId, the webhook-id)
- *   `delivery` ─▶ the receiver's format ─▶ the outbound client (SSRF guard, 15 s timeout)
+ *   problem change feed ─▶ feed-events.ts ─▶ `notifications.route` (msgId: the event's stable id)
+ *   `notifications.route` ─▶ route-step.ts: the pure router (policies, flapping, maintenance,
+ *        repeats, grouping) on the routing state of the keyed store ─▶ `notifications.<p>`, one
+ *        message per (policy, receiver, events) (msgId: its deliveryId, the webhook-id)
+ *   `notifications.<p>` ─▶ the receiver's rate limit ▸ its format ▸ the outbound client (SSRF
+ *        guard, 15 s timeout)
  *
- * Every message is on the bus before anything is sent, and settled by the consumer edge from the
- * attempt's verdict (delivery-outcome.ts): delivered → ok; 410 → the receiver is disabled and the
- * message dropped; 429/503 with Retry-After, 408, 5xx, timeouts → retried after the delay
- * (without end for the edge, until the receiver's maximum age, then dead-lettered); another
- * 4xx → dead-lettered. Each partition has one message out at a time, so a retry waits in place
- * and the messages of one problem to one receiver keep their order.
+ * Routing is one durable consumer handing one batch at a time to whichever dispatcher pulls it,
+ * on a state written by compare-and-set: serial across processes, and nothing of it lost at a
+ * restart. Every message is on the bus before anything is sent, and settled by the consumer edge
+ * from the attempt's verdict (delivery-outcome.ts): delivered → ok; 410 → the receiver is
+ * disabled and the message dropped; 429/503 with Retry-After, 408, 5xx, timeouts → retried after
+ * the delay (without end for the edge, until the receiver's maximum age, then dead-lettered);
+ * another 4xx → dead-lettered. Each partition has one message out at a time, so a retry waits in
+ * place and the messages of one problem to one receiver keep their order.
  *
- * Routing state (groups, gates, repeats, flapping) is this process's memory: a restart forgets
- * the groups still open and the keys' counts; their events were acked once routed.
+ * A tick each second sends what routing has due (groups closing, repeats, flapping keys
+ * settling), what the maintenance and SLA sources tell, and the replays asked through the API.
  */
-import { createRouter, emptyRoute, type RouteInput, type RouteState } from '../../pipelines/notifications/index.js';
+import { createRouter, type Router } from '../../pipelines/notifications/index.js';
 import { DEFAULT_MAX_AGE_MS, type DeliveryVerdict, judgeAttempt } from '../../pipelines/notifications/delivery-outcome.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
-import { NOTIFICATIONS_STREAM, notificationsSubject } from '../runtime/bus-streams.js';
-import { createConsumerEdge, deadLetter, drop, ok, type Outcome, retry } from '../runtime/consumer-edge.js';
+import { NOTIFICATIONS_ROUTE_SUBJECT, NOTIFICATIONS_STREAM, notificationsSubject } from '../runtime/bus-streams.js';
+import { createConsumerEdge, deadLetter, drop, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';
 import { createAddressPolicy } from '../runtime/outbound/address-policy.js';
 import { DEFAULT_TIMEOUT_MS } from '../runtime/outbound/outbound-client.js';
 import { createDeliveryLog, type DeliveryStatus } from './delivery-log.js';
 import { modelDirectory, type NotificationDirectory } from './directory.js';
 import { startFeedEvents } from './feed-events.js';
-import { decodeEnvelope, encodeEnvelope, type Envelope, msgIdOf, NOTIFY_PARTITIONS, partitionOfEnvelope } from './notify-envelope.js';
+import { decodeEnvelope, type DeliveryEnvelope, encodeEnvelope, type Envelope, msgIdOf, NOTIFY_PARTITIONS, subjectOf } from './notify-envelope.js';
+import { createReceiverPace } from './receiver-pace.js';
 import { sendToReceiver } from './receiver-send.js';
+import { createRouteStore } from './route-store.js';
+import { createRouting, type TimedEvent } from './route-step.js';
 
 const ACK_WAIT_MS = 60_000;
 const TICK_MS = 1000;
+/** Events handed to one routing step at most: one state write for all of them. */
+const ROUTE_BATCH = 500;
+/** A routing step that failed (the store or the bus unavailable) is tried again after this. */
+const ROUTE_RETRY_MS = 1000;
+const PUBLISH_TIMEOUT_MS = 10_000;
 
+/** The deliveries of one partition: one message out at a time, in order. */
 export const notifyConsumer = (partition: number): ConsumerSpec => ({
   stream: NOTIFICATIONS_STREAM.name,
   durable: `notifications-${partition}`,
@@ -46,12 +58,24 @@ export const notifyConsumer = (partition: number): ConsumerSpec => ({
   maxAckPending: 1,
 });
 
+/** The events to route: one batch out at a time across every dispatcher (maxAckPending = maxBatch). */
+export const routeConsumer: ConsumerSpec = {
+  stream: NOTIFICATIONS_STREAM.name,
+  durable: 'notifications-route',
+  filterSubject: NOTIFICATIONS_ROUTE_SUBJECT,
+  maxBatch: ROUTE_BATCH,
+  maxWaitMs: 100,
+  ackWaitMs: ACK_WAIT_MS,
+  maxDeliver: -1,
+  maxAckPending: ROUTE_BATCH,
+};
+
 export interface DispatcherOptions {
   /** Where receivers and policies are read (default: the control plane's notifications slice). */
   directory?: (ctx: PlatformContext) => NotificationDirectory;
   /** The first retry delay (default 1 s; doubled each time, at most 5 min). */
   backoffBaseMs?: number;
-  /** The console's base URL, for links in messages. */
+  /** The console's base URL, for links in messages (default: OPS_CONSOLE_URL). */
   consoleUrl?: string;
   timeoutMs?: number;
 }
@@ -63,7 +87,9 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
   const log = ctx.logger.child({ component: 'notifications' });
   const directory = options.directory?.(ctx) ?? modelDirectory(ctx.controlPlane, ctx.now);
   const policy = createAddressPolicy(ctx.config.notifyAllowNetworks);
+  const consoleUrl = options.consoleUrl ?? ctx.config.consoleUrl;
   const deliveries = await createDeliveryLog(ctx.engines.analytics, ctx.logger);
+  const pace = createReceiverPace(ctx.engines.keyed);
   const edge = createConsumerEdge(
     { consumer: 'notifications', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: ACK_WAIT_MS / 3 },
     { analytics: ctx.engines.analytics, metrics: ctx.metrics, logger: ctx.logger, now: ctx.now },
@@ -71,37 +97,52 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
   const stopping = new AbortController();
   await bus.ensureStream(NOTIFICATIONS_STREAM);
 
-  // Routing is one state for the process; inputs are routed one at a time, their deliveries
-  // published before the state moves on (a failed publish leaves it as it was, for the retry).
-  let state: RouteState = emptyRoute();
-  let routing: Promise<unknown> = Promise.resolve();
-  const publish = (envelope: Envelope) =>
-    bus.publish(notificationsSubject(partitionOfEnvelope(envelope, NOTIFY_PARTITIONS)), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: 10_000 });
+  const publishOne = (envelope: Envelope) => bus.publish(subjectOf(envelope), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: PUBLISH_TIMEOUT_MS });
 
-  function route(input: RouteInput, at: number): Promise<void> {
-    const next = routing.then(async () => {
-      const router = createRouter({ policies: directory.policies(), cmdb: directory.cmdb });
-      const out = router.route(state, input, at);
-      const firstAt = ctx.now();
-      for (const message of out.messages) await publish({ type: 'delivery', message, firstAt });
-      state = out.state;
-    });
-    routing = next.catch(() => undefined);
-    return next;
+  /** Each partition's deliveries in the order given, the partitions side by side. */
+  async function publish(envelopes: readonly DeliveryEnvelope[]): Promise<void> {
+    const bySubject = new Map<string, DeliveryEnvelope[]>();
+    for (const envelope of envelopes) {
+      const subject = subjectOf(envelope);
+      const list = bySubject.get(subject);
+      if (list) list.push(envelope);
+      else bySubject.set(subject, [envelope]);
+    }
+    await Promise.all(
+      [...bySubject.values()].map(async (list) => {
+        for (const envelope of list) await publishOne(envelope);
+      }),
+    );
   }
 
-  async function deliver(envelope: Extract<Envelope, { type: 'delivery' }>, bus: BusMessage): Promise<Outcome> {
+  const router = (): Router =>
+    createRouter({
+      policies: directory.policies(),
+      cmdb: directory.cmdb,
+      resendSeconds: (receiverId) => {
+        const receiver = directory.receiver(receiverId);
+        return receiver?.type === 'alertmanager' ? receiver.resendSeconds : null;
+      },
+    });
+  const routing = createRouting({ store: createRouteStore(ctx.engines.keyed), router, publish, now: ctx.now });
+
+  const timedEvent = (envelope: Extract<Envelope, { type: 'event' }>): TimedEvent => {
+    const at = Date.parse(envelope.event.time);
+    return { event: envelope.event, at: Number.isNaN(at) ? ctx.now() : at };
+  };
+
+  async function deliver(envelope: DeliveryEnvelope, bus: BusMessage): Promise<Outcome> {
     const { message } = envelope;
     const receiver = directory.receiver(message.receiverId);
     if (!receiver || !receiver.enabled) {
       ctx.metrics.notifyDeliveries.inc({ receiver: String(message.receiverId), outcome: 'skipped' });
       return drop;
     }
-    const now = ctx.now();
+    await pace.take(receiver.id, receiver.rateLimitPerSecond, stopping.signal);
     const attempt = await sendToReceiver(message, receiver, {
       policy,
-      consoleUrl: options.consoleUrl ?? 'http://localhost/',
-      now,
+      consoleUrl,
+      now: ctx.now(),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       signal: stopping.signal,
     });
@@ -141,7 +182,33 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     }
   }
 
-  async function step(messages: BusMessage[]): Promise<Outcome[]> {
+  /** A batch of the routing subject: one routing step for every event in it. */
+  async function routeStep(messages: BusMessage[]): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    const events: TimedEvent[] = [];
+    const routed: number[] = [];
+    for (const message of messages) {
+      try {
+        const envelope = decodeEnvelope(message.data);
+        if (envelope.type !== 'event') throw new Error('a delivery on the routing subject');
+        events.push(timedEvent(envelope));
+        routed.push(outcomes.length);
+        outcomes.push(ok);
+      } catch (error) {
+        outcomes.push(deadLetter(error instanceof Error ? error.message : String(error)));
+      }
+    }
+    try {
+      if (events.length > 0) await routing.events(events);
+    } catch (error) {
+      log.warn({ err: error, events: events.length }, 'routing failed; the events are tried again');
+      for (const i of routed) outcomes[i] = outcomeOfError(error, ROUTE_RETRY_MS);
+    }
+    return outcomes;
+  }
+
+  /** A partition's message: a delivery (or an event an older dispatcher put there, routed). */
+  async function deliveryStep(messages: BusMessage[]): Promise<Outcome[]> {
     const outcomes: Outcome[] = [];
     for (const message of messages) {
       let envelope: Envelope;
@@ -152,22 +219,33 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
         continue;
       }
       if (envelope.type === 'event') {
-        const at = Date.parse(envelope.event.time);
-        await route({ kind: 'event', event: envelope.event }, Number.isNaN(at) ? ctx.now() : at);
+        await routing.events([timedEvent(envelope)]);
         outcomes.push(ok);
       } else outcomes.push(await deliver(envelope, message));
     }
     return outcomes;
   }
 
-  const consumers: BusConsumer[] = [];
-  for (let p = 0; p < NOTIFY_PARTITIONS; p++) consumers.push(bus.consume(notifyConsumer(p), (batch) => edge.run(batch, step)));
+  /** The replays asked through the API: each delivery's message on the bus again, then its record gone. */
+  async function takeReplays(): Promise<void> {
+    for (const replay of directory.replays?.() ?? []) {
+      const message = await deliveries.message(replay.receiverId, replay.policyId, replay.deliveryId);
+      if (message) await publishOne({ type: 'delivery', message, firstAt: ctx.now(), replayId: replay.id });
+      else log.warn({ replayId: replay.id, deliveryId: replay.deliveryId }, 'the delivery log holds no copy of the message to replay; the replay is dropped');
+      await directory.completeReplay?.(replay.id);
+    }
+  }
 
-  // Groups closing, repeats due, flapping keys settling: a tick when routing says one is due.
+  const consumers: BusConsumer[] = [bus.consume(routeConsumer, (batch) => edge.run(batch, routeStep))];
+  for (let p = 0; p < NOTIFY_PARTITIONS; p++) consumers.push(bus.consume(notifyConsumer(p), (batch) => edge.run(batch, deliveryStep)));
+
+  let ticking = false;
   const ticker = setInterval(() => {
-    const now = ctx.now();
-    const due = createRouter({ policies: directory.policies(), cmdb: directory.cmdb }).nextDueAt(state);
-    if (due !== null && due <= now) route({ kind: 'tick' }, now).catch((err: unknown) => log.warn({ err }, 'routing tick failed; tried again on the next'));
+    if (ticking) return;
+    ticking = true;
+    Promise.all([routing.tick(), takeReplays()])
+      .catch((err: unknown) => log.warn({ err }, 'a routing tick failed; tried again on the next'))
+      .finally(() => (ticking = false));
   }, TICK_MS);
 
   const feed = await startFeedEvents({
@@ -175,7 +253,6 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     logger: ctx.logger,
     now: ctx.now,
     ciName: (id) => ctx.controlPlane.model.slices.cmdb.cis.get(id)?.name,
-    partitions: NOTIFY_PARTITIONS,
   });
 
   return async () => {
@@ -183,7 +260,6 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     await feed.stop();
     stopping.abort(new Error('the dispatcher is stopping'));
     await Promise.all(consumers.map((c) => c.stop()));
-    await routing;
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * From the problem change feed to the NOTIFICATIONS stream (issue #31): every change that is a
- * notification event (problem-events.ts) is published, in feed order, as an `event` envelope
- * whose message id is the event's stable id.
+ * notification event (problem-events.ts) is published, in feed order, as an `event` envelope on
+ * the routing subject, whose message id is the event's stable id.
  *
  * The feed is read from the oldest change it holds: a dispatcher that restarts, or a second one,
  * publishes those changes again and the stream's duplicate window, longer than the feed's
@@ -11,9 +11,9 @@
 import { problemEventOf } from '../../pipelines/notifications/problem-events.js';
 import { decodeChanges } from '../../pipelines/problems/problem-changes.js';
 import type { Bus, FeedMessage, FeedTail } from '../runtime/adapters/bus/bus.port.js';
-import { notificationsSubject, PROBLEM_CHANGES_FEED } from '../runtime/bus-streams.js';
+import { PROBLEM_CHANGES_FEED } from '../runtime/bus-streams.js';
 import type { Logger } from '../runtime/logger.js';
-import { encodeEnvelope, type Envelope, msgIdOf, partitionOfEnvelope } from './notify-envelope.js';
+import { encodeEnvelope, type Envelope, msgIdOf, subjectOf } from './notify-envelope.js';
 
 const RETRY_MS = 1000;
 
@@ -22,7 +22,6 @@ export interface FeedEventsDeps {
   logger: Logger;
   now: () => number;
   ciName: (ciId: number) => string | undefined;
-  partitions: number;
 }
 
 export interface FeedEvents {
@@ -41,7 +40,7 @@ export async function startFeedEvents(deps: FeedEventsDeps): Promise<FeedEvents>
   async function publish(envelope: Envelope): Promise<void> {
     for (;;) {
       try {
-        await bus.publish(notificationsSubject(partitionOfEnvelope(envelope, deps.partitions)), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: 10_000 });
+        await bus.publish(subjectOf(envelope), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: 10_000 });
         return;
       } catch (err) {
         if (stopped) return;

@@ -1,19 +1,29 @@
 /**
  * The messages of the NOTIFICATIONS stream (bus-streams.ts), two kinds on one stream:
- * - `event`: a NotificationEvent made from the problem change feed, to be routed (msgId: its id);
+ * - `event`: a NotificationEvent made from the problem change feed, to be routed (msgId: its id),
+ *   on `notifications.route`, which one consumer reads in order, one batch at a time;
  * - `delivery`: one message routing made of events for one (policy, receiver), to be sent, with
- *   when it was made, from which its maximum age counts (msgId: its deliveryId, the webhook-id).
+ *   when it was made, from which its maximum age counts (msgId: its deliveryId, the webhook-id;
+ *   a replay asked through the API: the deliveryId and the replay's id).
  *
- * Partitions: an event goes to its problem's partition (or its CI's), so the events of one
- * problem are routed in order; a delivery goes to its (receiver, problem)'s, so a receiver that
+ * Partitions of deliveries: a delivery goes to its (receiver, problem)'s, so a receiver that
  * keeps failing holds back only the partitions it hashes to, and the messages of one problem to
  * one receiver stay in order.
  */
 import { createHash } from 'node:crypto';
 import type { RoutedMessage } from '../../pipelines/notifications/grouping.js';
 import type { NotificationEvent } from '../../schemas/notification-events.schema.js';
+import { NOTIFICATIONS_ROUTE_SUBJECT, notificationsSubject } from '../runtime/bus-streams.js';
 
-export type Envelope = { type: 'event'; event: NotificationEvent } | { type: 'delivery'; message: RoutedMessage; firstAt: number };
+export interface DeliveryEnvelope {
+  type: 'delivery';
+  message: RoutedMessage;
+  firstAt: number;
+  /** Set on a replay asked through the API: the message is sent again, with its webhook-id. */
+  replayId?: number;
+}
+
+export type Envelope = { type: 'event'; event: NotificationEvent } | DeliveryEnvelope;
 
 export const NOTIFY_PARTITIONS = 8;
 
@@ -37,13 +47,18 @@ export function partitionOf(key: string, partitions: number = NOTIFY_PARTITIONS)
   return createHash('sha256').update(key).digest().readUInt32BE(0) % partitions;
 }
 
-export function partitionOfEnvelope(envelope: Envelope, partitions: number = NOTIFY_PARTITIONS): number {
-  if (envelope.type === 'event') return partitionOf(orderKeyOf(envelope.event), partitions);
+export function partitionOfDelivery(envelope: DeliveryEnvelope, partitions: number = NOTIFY_PARTITIONS): number {
   const first = envelope.message.events[0];
   return partitionOf(`${envelope.message.receiverId}|${first ? orderKeyOf(first) : ''}`, partitions);
 }
 
-export const msgIdOf = (envelope: Envelope): string => (envelope.type === 'event' ? envelope.event.id : envelope.message.deliveryId);
+/** Where the envelope goes on the stream. */
+export const subjectOf = (envelope: Envelope): string => (envelope.type === 'event' ? NOTIFICATIONS_ROUTE_SUBJECT : notificationsSubject(partitionOfDelivery(envelope)));
+
+export function msgIdOf(envelope: Envelope): string {
+  if (envelope.type === 'event') return envelope.event.id;
+  return envelope.replayId === undefined ? envelope.message.deliveryId : `${envelope.message.deliveryId}:replay:${envelope.replayId}`;
+}
 
 export const encodeEnvelope = (envelope: Envelope): Uint8Array => Buffer.from(JSON.stringify(envelope));
 

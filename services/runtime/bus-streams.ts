@@ -73,12 +73,13 @@ export const PROBLEM_CHANGES_FEED: FeedSpec = {
 export const PROBLEM_CHANGES_SUBJECT = 'problems.changes';
 
 /**
- * Notifications (issue #31, DESIGN §11), subject `notifications.<partition>`: the events the
- * dispatcher made from the problem change feed, and the messages routing made of them, each
- * stored before anything is sent. One durable consumer per partition holds one message out at a
- * time, so the events and messages of one problem (one partition) go in order and a retry waits
- * in place. The duplicate window outlasts the feed's retention: a dispatcher that reads the feed
- * again from its start (a restart, a second dispatcher) stores no event twice.
+ * Notifications (issue #31, DESIGN §11): on `notifications.route`, the events the dispatcher made
+ * from the problem change feed, routed by one consumer one batch at a time, in order; on
+ * `notifications.<partition>`, the messages routing made of them, each stored before anything is
+ * sent. One durable consumer per partition holds one message out at a time, so the messages of
+ * one problem to one receiver go in order and a retry waits in place. The duplicate window
+ * outlasts the feed's retention: a dispatcher that reads the feed again from its start (a
+ * restart, a second dispatcher) stores no event twice.
  */
 export const NOTIFICATIONS_STREAM: StreamSpec = {
   name: 'NOTIFICATIONS',
@@ -90,3 +91,5 @@ export const NOTIFICATIONS_STREAM: StreamSpec = {
 };
 
 export const notificationsSubject = (partition: number): string => `notifications.${partition}`;
+/** The events to route, read by one consumer in order (services/notifications/route-step.ts). */
+export const NOTIFICATIONS_ROUTE_SUBJECT = 'notifications.route';

@@ -48,6 +48,8 @@ export interface Config {
    * outbound/address-policy.ts refuses them (loopback, private, link-local…); none by default.
    */
   notifyAllowNetworks: AllowedNetwork[];
+  /** Where users reach the console, for the links notifications carry (ends with `/`). */
+  consoleUrl: string;
 }
 
 /** A start-up configuration error: one line naming the variable. */
@@ -136,6 +138,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       cookieSecure: env.OPS_COOKIE_SECURE ?? 'auto',
     },
     notifyAllowNetworks: allowNetworks(env.OPS_NOTIFY_ALLOW_NETWORKS),
+    consoleUrl: (env.OPS_CONSOLE_URL ?? `http://localhost:${env.OPS_PORT ?? 8080}/`).replace(/\/*$/, '/'),
   };
 }
 

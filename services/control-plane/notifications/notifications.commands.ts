@@ -102,6 +102,14 @@ export function disableReceiver(id: number, reason: string, now: number): Platfo
   };
 }
 
+/** The dispatcher sent the replay's message (or its delivery is gone from the log): the record goes. */
+export function completeReplay(id: number): PlatformCommand<boolean> {
+  return (model) => {
+    if (!model.slices.notifications.replays.has(id)) return { changes: [], result: () => false };
+    return { changes: [{ key: replayKey(id), value: null }], result: () => true };
+  };
+}
+
 /** Deletes the receiver and the replays waiting for it; 409 while a policy sends to it. */
 export function deleteReceiver(id: number, actor: NotificationsActor): PlatformCommand<void> {
   return (model) => {

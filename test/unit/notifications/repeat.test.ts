@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 import t from 'tap';
 import type { NotifiedProblem } from '../../../schemas/notification-events.schema.js';
 import type { ProblemEvent } from '../../../pipelines/notifications/policy-match.js';
-import { repeatDueAt, type RepeatState, repeatStep } from '../../../pipelines/notifications/repeat.js';
+import { repeatDueAt, type RepeatState, repeatStep, type RepeatUntil } from '../../../pipelines/notifications/repeat.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-02T08:00:00.000Z');
@@ -34,11 +34,16 @@ function eventOf(input: string): ProblemEvent {
 }
 
 /** `opened A`, `acknowledged A`, `resolved A`, `tick`, `tick (covered)`. */
-function timeline(t: Test, rows: Array<[minute: number, input: string, sent: string[]]>, interval: number | null = INTERVAL): RepeatState | undefined {
+function timeline(
+  t: Test,
+  rows: Array<[minute: number, input: string, sent: string[]]>,
+  interval: number | null = INTERVAL,
+  until: RepeatUntil = 'acknowledged',
+): RepeatState | undefined {
   let state: RepeatState | undefined;
   for (const [minute, input, sent] of rows) {
     const step = input.startsWith('tick') ? { kind: 'tick' as const, covered: input === 'tick (covered)' } : { kind: 'event' as const, event: eventOf(input) };
-    const outcome = repeatStep(state, step, at(minute), interval);
+    const outcome = repeatStep(state, step, at(minute), interval, until);
     t.same(
       outcome.events.map((e) => e.id),
       sent,
@@ -97,4 +102,31 @@ t.test('no interval: no state, no repeat', async (t) => {
 t.test('an opened telling an acknowledged problem starts no repeats', async (t) => {
   const acked: ProblemEvent = { ...OPENED, problem: problem(true) };
   t.same(repeatStep(undefined, { kind: 'event', event: acked }, at(0), INTERVAL), { state: undefined, events: [] });
+});
+
+t.test('until resolved (an Alertmanager): the acknowledgement does not stop the repeats, it is what they tell next', async (t) => {
+  const last = timeline(
+    t,
+    [
+      [0, 'opened A', []],
+      [10, 'tick', [slot(10)]],
+      [15, 'acknowledged A', []],
+      [20, 'tick', [slot(20)]],
+      [25, 'resolved A', []],
+      [30, 'tick', []],
+    ],
+    INTERVAL,
+    'resolved',
+  );
+  t.equal(last, undefined);
+  const opened = repeatStep(undefined, { kind: 'event', event: OPENED }, at(0), INTERVAL, 'resolved');
+  const acked = repeatStep(opened.state, { kind: 'event', event: eventOf('acknowledged A') }, at(5), INTERVAL, 'resolved');
+  const [repeat] = repeatStep(acked.state, { kind: 'tick', covered: false }, at(10), INTERVAL, 'resolved').events;
+  t.equal(repeat?.kind, 'problem.opened');
+  t.equal(repeat?.problem.acknowledged, true, 'the repeat tells the problem as acknowledged');
+});
+
+t.test('until resolved: an opened telling an acknowledged problem starts the repeats', async (t) => {
+  const acked: ProblemEvent = { ...OPENED, problem: problem(true) };
+  t.equal(repeatDueAt(repeatStep(undefined, { kind: 'event', event: acked }, at(0), INTERVAL, 'resolved').state), at(10));
 });

@@ -194,6 +194,22 @@ t.test('repeats through the router: every interval while open, not under mainten
   t.equal(new Set(sent.map((m) => m.deliveryId)).size, sent.length);
 });
 
+t.test('an Alertmanager receiver is told an open problem again every resendSeconds, acknowledged or not, until it resolves', async (t) => {
+  const config: RouterConfig = {
+    policies: [policy({ groupWindowSeconds: 0, receiverIds: [1, 2], kinds: ['problem.opened', 'problem.acknowledged', 'problem.resolved'] })],
+    cmdb: CMDB,
+    resendSeconds: (receiverId) => (receiverId === 2 ? 60 : null),
+  };
+  timeline(t, config, [
+    ['00:00', 'opened A on 7', ['P1→1: opened A', 'P1→2: opened A']],
+    ['01:00', 'tick', ['P1→2: opened A (repeat)']],
+    ['01:30', 'acknowledged A', ['P1→1: acknowledged A', 'P1→2: acknowledged A']],
+    ['02:00', 'tick', ['P1→2: opened A (repeat)']],
+    ['02:30', 'resolved A', ['P1→1: resolved A', 'P1→2: resolved A']],
+    ['03:00', 'tick', []],
+  ]);
+});
+
 t.test('nextDueAt: the earliest of a group closing, a flapping key settling and a repeat', async (t) => {
   const router = createRouter({ policies: [policy({ repeatIntervalSeconds: 600 })], cmdb: CMDB });
   const inputOf = inputs();
