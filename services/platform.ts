@@ -13,6 +13,7 @@ import { applyRetention } from './runtime/adapters/analytics/retention.js';
 import { tableBytesRefresher } from './runtime/adapters/analytics/table-bytes.js';
 import type { Config } from './runtime/config.js';
 import { type DiskWatch, startDiskWatch } from './runtime/disk-watch.js';
+import { NOTIFICATIONS_ROUTE_DURABLE, NOTIFICATIONS_STREAM } from './runtime/bus-streams.js';
 import { type Engines, guardEngines, localEngines, openEngines } from './runtime/engines.js';
 import type { LogOutputStats } from './runtime/log-destination.js';
 import { createStorageHealth } from './runtime/storage-health.js';
@@ -86,6 +87,9 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
       const stats = await engines.bus.stats();
       for (const [stream, pending] of Object.entries(stats.pending)) metrics.busPending.set({ stream }, pending);
       for (const c of stats.consumers) metrics.busConsumerPending.set({ stream: c.stream, consumer: c.consumer }, c.pending);
+      metrics.notifyBacklog.set({ stage: 'route' }, 0);
+      metrics.notifyBacklog.set({ stage: 'deliver' }, 0);
+      for (const c of stats.consumers.filter((c) => c.stream === NOTIFICATIONS_STREAM.name)) metrics.notifyBacklog.inc({ stage: c.consumer === NOTIFICATIONS_ROUTE_DURABLE ? 'route' : 'deliver' }, c.pending);
       metrics.recordRedeliveries(stats.redeliveries);
     });
     const migrated = await runMigrations(engines.analytics, { logger });

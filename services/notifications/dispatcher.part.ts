@@ -25,7 +25,7 @@ import { createRouter, type Router } from '../../pipelines/notifications/index.j
 import { DEFAULT_MAX_AGE_MS, type DeliveryVerdict, judgeAttempt } from '../../pipelines/notifications/delivery-outcome.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
-import { NOTIFICATIONS_ROUTE_SUBJECT, NOTIFICATIONS_STREAM, notificationsSubject } from '../runtime/bus-streams.js';
+import { NOTIFICATIONS_ROUTE_DURABLE, NOTIFICATIONS_ROUTE_SUBJECT, NOTIFICATIONS_STREAM, notificationsSubject } from '../runtime/bus-streams.js';
 import { createConsumerEdge, deadLetter, drop, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';
 import { createAddressPolicy } from '../runtime/outbound/address-policy.js';
 import { DEFAULT_TIMEOUT_MS } from '../runtime/outbound/outbound-client.js';
@@ -61,7 +61,7 @@ export const notifyConsumer = (partition: number): ConsumerSpec => ({
 /** The events to route: one batch out at a time across every dispatcher (maxAckPending = maxBatch). */
 export const routeConsumer: ConsumerSpec = {
   stream: NOTIFICATIONS_STREAM.name,
-  durable: 'notifications-route',
+  durable: NOTIFICATIONS_ROUTE_DURABLE,
   filterSubject: NOTIFICATIONS_ROUTE_SUBJECT,
   maxBatch: ROUTE_BATCH,
   maxWaitMs: 100,

@@ -93,3 +93,5 @@ export const NOTIFICATIONS_STREAM: StreamSpec = {
 export const notificationsSubject = (partition: number): string => `notifications.${partition}`;
 /** The events to route, read by one consumer in order (services/notifications/route-step.ts). */
 export const NOTIFICATIONS_ROUTE_SUBJECT = 'notifications.route';
+/** Its durable consumer (the deliveries' are `notifications-<partition>`). */
+export const NOTIFICATIONS_ROUTE_DURABLE = 'notifications-route';

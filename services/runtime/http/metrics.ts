@@ -41,6 +41,7 @@ export interface Metrics {
   /** Notification deliveries (issue #31): attempts by receiver and outcome, and their latency by receiver type. */
   readonly notifyDeliveries: Counter<'receiver' | 'outcome'>;
   readonly notifyDeliverySeconds: Histogram<'type'>;
+  readonly notifyBacklog: Gauge<'stage'>;
   /** Free space, full stores, failed log writes and table sizes (storage-metrics.ts). */
   readonly storage: StorageMetrics;
   /** Brings the redeliveries counter up to the bus's own count since start (a counter only goes up). */
@@ -174,6 +175,12 @@ export function createMetrics(): Metrics {
       help: 'Time a receiver took to answer one delivery attempt, by receiver type',
       labelNames: ['type'],
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers: [registry],
+    }),
+    notifyBacklog: new Gauge({
+      name: 'ops_notifications_backlog_messages',
+      help: 'Notification messages waiting on the bus, by stage: route (events not yet routed), deliver (messages not yet delivered)',
+      labelNames: ['stage'],
       registers: [registry],
     }),
     recordRedeliveries(sinceStart) {

@@ -72,6 +72,12 @@ t.test('OPS_NOTIFY_ALLOW_NETWORKS lists the networks outbound notifications may 
     { address: 'fd00:1::', prefix: 64, family: 'ipv6' },
   ]);
 });
+t.test('OPS_CONSOLE_URL is where notification links point; by default the console on this port', async (t) => {
+  t.equal(loadConfig({}).consoleUrl, 'http://localhost:8080/');
+  t.equal(loadConfig({ OPS_PORT: '9000' }).consoleUrl, 'http://localhost:9000/');
+  t.equal(loadConfig({ OPS_CONSOLE_URL: 'https://ops.example.com/console' }).consoleUrl, 'https://ops.example.com/console/', 'with one closing slash');
+  t.throws(() => loadConfig({ OPS_CONSOLE_URL: 'ops.example.com' }), /OPS_CONSOLE_URL must be an http:\/\/ or https:\/\/ URL/);
+});
 for (const [name, value, message] of bad) {
   t.test(`a bad ${name} stops the start with one line naming it`, async (t) => {
     t.throws(() => loadConfig({ [name]: value }), ConfigError);
