@@ -38,6 +38,11 @@ const Target = Type.Number({
   description:
     'Single only: the availability objective in percent (e.g. 99.9). Its CIs then show the error budget left in the current period and the burn rate (live SLA); null: none',
 });
+const BurnRateAlert = Type.Number({
+  exclusiveMinimum: 0,
+  description:
+    'Single only, with a target: alert (notification event sla.budget_burning) when the burn rate over the last hour reaches this value, e.g. 14.4 spends 2 % of a 30-day budget in an hour. Null or absent: no alert',
+});
 const Description = (options: { default?: string } = {}) => Type.String({ maxLength: 4000, ...options });
 
 export const SlaWorkingHours = Type.Object(
@@ -84,6 +89,7 @@ const bodyFields = {
   calendar: Type.Optional(Nullable(SlaCalendarInput)),
   excludeMaintenance: Type.Optional(Type.Boolean({ default: true, description: 'Single only' })),
   target: Type.Optional(Nullable(Target)),
+  burnRateAlert: Type.Optional(Nullable(BurnRateAlert)),
   templates: Type.Optional(Type.Array(SlaTemplateMemberInput, { minItems: 1, description: 'Multi only: Single templates with weights' })),
 };
 
@@ -109,6 +115,7 @@ export const SlaTemplatePatch = Type.Object(
     calendar: bodyFields.calendar,
     excludeMaintenance: Type.Optional(Type.Boolean()),
     target: Type.Optional(Nullable(Target)),
+    burnRateAlert: bodyFields.burnRateAlert,
     templates: bodyFields.templates,
   },
   { additionalProperties: false, minProperties: 1 },
@@ -139,6 +146,8 @@ export const SlaSingleTemplateAdmin = Type.Object({
   calendar: Nullable(SlaCalendar),
   excludeMaintenance: Type.Boolean(),
   target: Nullable(Target),
+  /** Absent when none was set (templates stored before it existed, or cleared with null). */
+  burnRateAlert: Type.Optional(BurnRateAlert),
 });
 
 /** A multi-template as stored and shown by the admin API: Single templates with weights. */
@@ -230,3 +239,36 @@ export const slaTemplatesExample = [
     workGroup: { id: 2, userspaceId: USERSPACE_ID, name: 'Operations', managerId: null },
   },
 ] satisfies SlaTemplateModel[];
+
+// Example of the admin form (checked against the schema by openapi-lint.test.ts).
+export const slaTemplateAdminExample = {
+  id: 1,
+  name: 'Billing availability',
+  description: '',
+  period: 'ThisMonth',
+  ownerType: 'WorkGroup',
+  userId: null,
+  workGroupId: 2,
+  timeZone: 'Europe/Berlin',
+  createdAt: '2026-03-02T08:30:15.250Z',
+  updatedAt: '2026-03-02T08:30:15.250Z',
+  type: 'Single',
+  configItems: [{ id: 17, weight: 1, withDescendants: true }],
+  priorities: [1, 2],
+  calendar: null,
+  excludeMaintenance: true,
+  target: 99.9,
+  burnRateAlert: 14.4,
+} satisfies SlaSingleTemplateModel;
+export const slaTemplateCreateExample = {
+  type: 'Single',
+  name: 'Billing availability',
+  period: 'ThisMonth',
+  ownerType: 'WorkGroup',
+  workGroupId: 2,
+  timeZone: 'Europe/Berlin',
+  configItems: [{ id: 17, withDescendants: true }],
+  target: 99.9,
+  burnRateAlert: 14.4,
+} satisfies SlaTemplateCreateBody;
+export const slaTemplatePatchExample = { target: 99.5, burnRateAlert: 6 } satisfies SlaTemplatePatchBody;

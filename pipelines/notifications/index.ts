@@ -7,7 +7,8 @@
  *
  * - Inputs are events (the dispatcher makes them from the problem change feed, the maintenance
  *   windows and the live SLA) and ticks. `now` (epoch ms) is the input's instant: for an event,
- *   its time; for a tick, the clock. Nothing here reads a clock, a socket or a file.
+ *   when the platform learned it (the dispatcher's clock as it read the change; a late record's
+ *   event time may be long past); for a tick, the clock. Nothing here reads a clock, a socket or a file.
  * - A `maintenance.started` / `maintenance.ended` event is also the gate's signal: the CIs it
  *   names (all of them, before any policy hides those it may not read) are covered from the
  *   first to the last of their overlapping modes. It is sent to the policies that select it

@@ -31,8 +31,9 @@ import { createAddressPolicy } from '../runtime/outbound/address-policy.js';
 import { DEFAULT_TIMEOUT_MS } from '../runtime/outbound/outbound-client.js';
 import { createDeliveryLog, type DeliveryStatus } from './delivery-log.js';
 import { modelDirectory, type NotificationDirectory } from './directory.js';
+import { createEventSources } from './event-sources.js';
 import { startFeedEvents } from './feed-events.js';
-import { decodeEnvelope, type DeliveryEnvelope, encodeEnvelope, type Envelope, msgIdOf, NOTIFY_PARTITIONS, subjectOf } from './notify-envelope.js';
+import { decodeEnvelope, type DeliveryEnvelope, encodeEnvelope, type Envelope, type EventEnvelope, msgIdOf, NOTIFY_PARTITIONS, subjectOf } from './notify-envelope.js';
 import { createReceiverPace } from './receiver-pace.js';
 import { sendToReceiver } from './receiver-send.js';
 import { createRouteStore } from './route-store.js';
@@ -124,10 +125,11 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
         return receiver?.type === 'alertmanager' ? receiver.resendSeconds : null;
       },
     });
-  const routing = createRouting({ store: createRouteStore(ctx.engines.keyed), router, publish, now: ctx.now });
+  const sources = createEventSources(ctx, () => directory.policies());
+  const routing = createRouting({ store: createRouteStore(ctx.engines.keyed), router, publish, now: ctx.now, sources: sources.tell });
 
-  const timedEvent = (envelope: Extract<Envelope, { type: 'event' }>): TimedEvent => {
-    const at = Date.parse(envelope.event.time);
+  const timedEvent = (envelope: EventEnvelope): TimedEvent => {
+    const at = envelope.at ?? Date.parse(envelope.event.time);
     return { event: envelope.event, at: Number.isNaN(at) ? ctx.now() : at };
   };
 
@@ -260,6 +262,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     await feed.stop();
     stopping.abort(new Error('the dispatcher is stopping'));
     await Promise.all(consumers.map((c) => c.stop()));
+    await sources.stop();
   };
 }
 

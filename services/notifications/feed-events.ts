@@ -57,7 +57,7 @@ export async function startFeedEvents(deps: FeedEventsDeps): Promise<FeedEvents>
       envelopes = decodeChanges(message.data)
         .changes.map((change) => problemEventOf(change, deps.ciName, deps.now()))
         .filter((event) => event !== null)
-        .map((event) => ({ type: 'event', event }));
+        .map((event) => ({ type: 'event', event, at: deps.now() }));
     } catch (err) {
       log.error({ err, seq: message.seq }, 'a problem change message could not be read; skipped');
       return;

@@ -23,7 +23,14 @@ export interface DeliveryEnvelope {
   replayId?: number;
 }
 
-export type Envelope = { type: 'event'; event: NotificationEvent } | DeliveryEnvelope;
+/**
+ * `at`: when the dispatcher read the change from the feed, the instant it is routed at (a record
+ * that came late opens its problem in the past: its repeats and windows count from now, not from
+ * then). The stream keeps the first copy of an event, so a change read again keeps its instant.
+ */
+export type EventEnvelope = { type: 'event'; event: NotificationEvent; at?: number };
+
+export type Envelope = EventEnvelope | DeliveryEnvelope;
 
 export const NOTIFY_PARTITIONS = 8;
 

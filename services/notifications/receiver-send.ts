@@ -6,6 +6,7 @@
  * at the first that is not a 2xx, and is sent again whole (each request is idempotent there:
  * PagerDuty dedupes on the problem id).
  */
+import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { AttemptResult } from '../../pipelines/notifications/delivery-outcome.js';
 import { formatAlertmanager } from '../../pipelines/notifications/formats/alertmanager.js';
@@ -19,7 +20,7 @@ import type { NotificationMessage } from '../../schemas/notification-events.sche
 import type { ReceiverRecord } from '../control-plane/notifications/notifications.types.js';
 import { isAppError } from '../runtime/errors.js';
 import type { AddressPolicy } from '../runtime/outbound/address-policy.js';
-import { checkUrl, send } from '../runtime/outbound/outbound-client.js';
+import { resolveForSend, send } from '../runtime/outbound/outbound-client.js';
 
 export interface SendContext {
   policy: AddressPolicy;
@@ -78,14 +79,24 @@ async function sendHttp(requests: OutboundRequest[], ctx: SendContext): Promise<
   return last;
 }
 
-/** SMTP: the server is checked against the address rules first, like an HTTP receiver's URL. */
+/**
+ * SMTP: the server's name is resolved and its addresses checked against the address rules, as
+ * an HTTP receiver's are, and nodemailer connects to a checked address (the name kept for TLS), so
+ * a name that changes its answer in between reaches no address the rules refuse.
+ */
 async function sendEmail(message: NotificationMessage, receiver: Extract<ReceiverRecord, { type: 'email' }>, ctx: SendContext): Promise<Attempt> {
-  const refused = await checkUrl(`http://${receiver.smtp.host}:${receiver.smtp.port}/`, ctx.policy);
-  if (refused) return { result: failureOf(refused), statusCode: null, latencyMs: null };
+  let address: string;
+  try {
+    const [first] = await resolveForSend(receiver.smtp.host, ctx.policy, { timeoutMs: ctx.timeoutMs, what: 'SMTP host' });
+    address = first!.address;
+  } catch (error) {
+    return { result: failureOf(error), statusCode: null, latencyMs: null };
+  }
   const mail = formatEmail(message, { from: receiver.from, to: receiver.to }, { consoleUrl: ctx.consoleUrl });
   const transport = nodemailer.createTransport({
-    host: receiver.smtp.host,
+    host: address,
     port: receiver.smtp.port,
+    tls: { servername: isIP(receiver.smtp.host) === 0 ? receiver.smtp.host : undefined },
     secure: receiver.smtp.secure,
     ...(receiver.smtp.user ? { auth: { user: receiver.smtp.user, pass: receiver.smtp.password ?? '' } } : {}),
     connectionTimeout: ctx.timeoutMs,

@@ -32,6 +32,8 @@ export interface TimedEvent {
 export interface SourceOutcome {
   events: NotificationEvent[];
   seen: Record<string, unknown>;
+  /** Route the events for the state they set (which CIs maintenance covers), sending nothing. */
+  silent?: boolean;
 }
 
 export interface RouteStepDeps {
@@ -85,7 +87,9 @@ export function createRouting(deps: RouteStepDeps): Routing {
       const now = deps.now();
       const told = deps.sources?.(stored.sources, now);
       if (told) {
+        const before = out.messages.length;
         for (const event of told.events) route(event, now);
+        if (told.silent) out.messages.length = before;
         out.sources = told.seen;
       }
       const due = router.nextDueAt(out.state);

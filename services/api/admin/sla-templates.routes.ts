@@ -1,6 +1,15 @@
 /** Admin API: SLA templates (DESIGN §9) — the full model with CIs, priorities and calendar. */
 import Type from 'typebox';
-import { SlaTemplateAdmin, SlaTemplateCreate, type SlaTemplateCreateBody, SlaTemplatePatch, type SlaTemplatePatchBody } from '../../../schemas/sla-template.schema.js';
+import {
+  SlaTemplateAdmin,
+  slaTemplateAdminExample,
+  SlaTemplateCreate,
+  slaTemplateCreateExample,
+  type SlaTemplateCreateBody,
+  SlaTemplatePatch,
+  type SlaTemplatePatchBody,
+  slaTemplatePatchExample,
+} from '../../../schemas/sla-template.schema.js';
 import { createSlaTemplate, deleteSlaTemplate, findSlaTemplate, patchSlaTemplate } from '../../control-plane/sla/sla-templates.commands.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
@@ -12,7 +21,7 @@ export function slaTemplateAdminRoutes(deps: ApiDeps): Route[] {
   const cp = deps.controlPlane;
   const base = { tags: ['admin'], security: 'bearer' as const, authenticate: deps.auth.requireRight(ADMIN) };
   const id = (params: Record<string, string>) => parseId(params['id'], 'id', 'SLA template id');
-  const Template = { description: 'The SLA template', schema: SlaTemplateAdmin };
+  const Template = { description: 'The SLA template', schema: SlaTemplateAdmin, example: slaTemplateAdminExample };
   return [
     {
       ...base,
@@ -20,7 +29,7 @@ export function slaTemplateAdminRoutes(deps: ApiDeps): Route[] {
       path: SLA_TEMPLATES_ADMIN_PATH,
       name: 'admin.listSlaTemplates',
       summary: 'List SLA templates with their CIs, priorities and calendars',
-      schema: { responses: { 200: { description: 'SLA templates, by id', schema: Type.Array(SlaTemplateAdmin) }, ...problems(401, 403) } },
+      schema: { responses: { 200: { description: 'SLA templates, by id', schema: Type.Array(SlaTemplateAdmin), example: [slaTemplateAdminExample] }, ...problems(401, 403) } },
       handler: () =>
         json(
           200,
@@ -33,7 +42,7 @@ export function slaTemplateAdminRoutes(deps: ApiDeps): Route[] {
       path: SLA_TEMPLATES_ADMIN_PATH,
       name: 'admin.createSlaTemplate',
       summary: 'Create an SLA template (Single: configItems; Multi: templates)',
-      schema: { body: SlaTemplateCreate, responses: { 201: Template, ...problems(400, 401, 403, 409, 415) } },
+      schema: { body: SlaTemplateCreate, bodyExample: slaTemplateCreateExample, responses: { 201: Template, ...problems(400, 401, 403, 409, 415) } },
       handler: async (req) => json(201, await cp.execute(createSlaTemplate(req.body as SlaTemplateCreateBody, isoNow(deps)))),
     },
     {
@@ -51,7 +60,7 @@ export function slaTemplateAdminRoutes(deps: ApiDeps): Route[] {
       path: `${SLA_TEMPLATES_ADMIN_PATH}/:id`,
       name: 'admin.patchSlaTemplate',
       summary: 'Change fields of an SLA template; lists, the calendar and the owner are replaced whole',
-      schema: { body: SlaTemplatePatch, responses: { 200: Template, ...problems(400, 401, 403, 404, 409, 415) } },
+      schema: { body: SlaTemplatePatch, bodyExample: slaTemplatePatchExample, responses: { 200: Template, ...problems(400, 401, 403, 404, 409, 415) } },
       handler: async (req) => json(200, await cp.execute(patchSlaTemplate(id(req.params), req.body as SlaTemplatePatchBody, isoNow(deps)))),
     },
     {

@@ -10889,6 +10889,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "name": "Billing availability",
+                     *         "description": "",
+                     *         "period": "ThisMonth",
+                     *         "ownerType": "WorkGroup",
+                     *         "userId": null,
+                     *         "workGroupId": 2,
+                     *         "timeZone": "Europe/Berlin",
+                     *         "createdAt": "2026-03-02T08:30:15.250Z",
+                     *         "updatedAt": "2026-03-02T08:30:15.250Z",
+                     *         "type": "Single",
+                     *         "configItems": [
+                     *           {
+                     *             "id": 17,
+                     *             "weight": 1,
+                     *             "withDescendants": true
+                     *           }
+                     *         ],
+                     *         "priorities": [
+                     *           1,
+                     *           2
+                     *         ],
+                     *         "calendar": null,
+                     *         "excludeMaintenance": true,
+                     *         "target": 99.9,
+                     *         "burnRateAlert": 14.4
+                     *       }
+                     *     ]
+                     */
                     "application/json": ({
                         id: number;
                         name: string;
@@ -10925,6 +10957,8 @@ export interface operations {
                         } | null;
                         excludeMaintenance: boolean;
                         target: number | null;
+                        /** @description Single only, with a target: alert (notification event sla.budget_burning) when the burn rate over the last hour reaches this value, e.g. 14.4 spends 2 % of a 30-day budget in an hour. Null or absent: no alert */
+                        burnRateAlert?: number;
                     } | {
                         id: number;
                         name: string;
@@ -10978,6 +11012,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "Single",
+                 *       "name": "Billing availability",
+                 *       "period": "ThisMonth",
+                 *       "ownerType": "WorkGroup",
+                 *       "workGroupId": 2,
+                 *       "timeZone": "Europe/Berlin",
+                 *       "configItems": [
+                 *         {
+                 *           "id": 17,
+                 *           "withDescendants": true
+                 *         }
+                 *       ],
+                 *       "target": 99.9,
+                 *       "burnRateAlert": 14.4
+                 *     }
+                 */
                 "application/json": {
                     /** @description Single: a regular template; Multi: a multi-template */
                     type: "Single" | "Multi";
@@ -11031,6 +11083,7 @@ export interface operations {
                      */
                     excludeMaintenance?: boolean;
                     target?: number | null;
+                    burnRateAlert?: number | null;
                     /** @description Multi only: Single templates with weights */
                     templates?: {
                         /** @description A Single template */
@@ -11051,6 +11104,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Billing availability",
+                     *       "description": "",
+                     *       "period": "ThisMonth",
+                     *       "ownerType": "WorkGroup",
+                     *       "userId": null,
+                     *       "workGroupId": 2,
+                     *       "timeZone": "Europe/Berlin",
+                     *       "createdAt": "2026-03-02T08:30:15.250Z",
+                     *       "updatedAt": "2026-03-02T08:30:15.250Z",
+                     *       "type": "Single",
+                     *       "configItems": [
+                     *         {
+                     *           "id": 17,
+                     *           "weight": 1,
+                     *           "withDescendants": true
+                     *         }
+                     *       ],
+                     *       "priorities": [
+                     *         1,
+                     *         2
+                     *       ],
+                     *       "calendar": null,
+                     *       "excludeMaintenance": true,
+                     *       "target": 99.9,
+                     *       "burnRateAlert": 14.4
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         name: string;
@@ -11087,6 +11170,8 @@ export interface operations {
                         } | null;
                         excludeMaintenance: boolean;
                         target: number | null;
+                        /** @description Single only, with a target: alert (notification event sla.budget_burning) when the burn rate over the last hour reaches this value, e.g. 14.4 spends 2 % of a 30-day budget in an hour. Null or absent: no alert */
+                        burnRateAlert?: number;
                     } | {
                         id: number;
                         name: string;
@@ -11175,6 +11260,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Billing availability",
+                     *       "description": "",
+                     *       "period": "ThisMonth",
+                     *       "ownerType": "WorkGroup",
+                     *       "userId": null,
+                     *       "workGroupId": 2,
+                     *       "timeZone": "Europe/Berlin",
+                     *       "createdAt": "2026-03-02T08:30:15.250Z",
+                     *       "updatedAt": "2026-03-02T08:30:15.250Z",
+                     *       "type": "Single",
+                     *       "configItems": [
+                     *         {
+                     *           "id": 17,
+                     *           "weight": 1,
+                     *           "withDescendants": true
+                     *         }
+                     *       ],
+                     *       "priorities": [
+                     *         1,
+                     *         2
+                     *       ],
+                     *       "calendar": null,
+                     *       "excludeMaintenance": true,
+                     *       "target": 99.9,
+                     *       "burnRateAlert": 14.4
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         name: string;
@@ -11211,6 +11326,8 @@ export interface operations {
                         } | null;
                         excludeMaintenance: boolean;
                         target: number | null;
+                        /** @description Single only, with a target: alert (notification event sla.budget_burning) when the burn rate over the last hour reaches this value, e.g. 14.4 spends 2 % of a 30-day budget in an hour. Null or absent: no alert */
+                        burnRateAlert?: number;
                     } | {
                         id: number;
                         name: string;
@@ -11350,6 +11467,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "target": 99.5,
+                 *       "burnRateAlert": 6
+                 *     }
+                 */
                 "application/json": {
                     /** @description Single: a regular template; Multi: a multi-template */
                     type?: "Single" | "Multi";
@@ -11388,6 +11511,7 @@ export interface operations {
                     } | null;
                     excludeMaintenance?: boolean;
                     target?: number | null;
+                    burnRateAlert?: number | null;
                     /** @description Multi only: Single templates with weights */
                     templates?: {
                         /** @description A Single template */
@@ -11408,6 +11532,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "name": "Billing availability",
+                     *       "description": "",
+                     *       "period": "ThisMonth",
+                     *       "ownerType": "WorkGroup",
+                     *       "userId": null,
+                     *       "workGroupId": 2,
+                     *       "timeZone": "Europe/Berlin",
+                     *       "createdAt": "2026-03-02T08:30:15.250Z",
+                     *       "updatedAt": "2026-03-02T08:30:15.250Z",
+                     *       "type": "Single",
+                     *       "configItems": [
+                     *         {
+                     *           "id": 17,
+                     *           "weight": 1,
+                     *           "withDescendants": true
+                     *         }
+                     *       ],
+                     *       "priorities": [
+                     *         1,
+                     *         2
+                     *       ],
+                     *       "calendar": null,
+                     *       "excludeMaintenance": true,
+                     *       "target": 99.9,
+                     *       "burnRateAlert": 14.4
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         name: string;
@@ -11444,6 +11598,8 @@ export interface operations {
                         } | null;
                         excludeMaintenance: boolean;
                         target: number | null;
+                        /** @description Single only, with a target: alert (notification event sla.budget_burning) when the burn rate over the last hour reaches this value, e.g. 14.4 spends 2 % of a 30-day budget in an hour. Null or absent: no alert */
+                        burnRateAlert?: number;
                     } | {
                         id: number;
                         name: string;

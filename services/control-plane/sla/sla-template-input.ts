@@ -28,7 +28,7 @@ export interface RefChecks {
 }
 export const ALL_REFS: RefChecks = { configItems: true, owner: true, templates: true };
 
-const SINGLE_ONLY = ['configItems', 'priorities', 'calendar', 'excludeMaintenance', 'target'] as const;
+const SINGLE_ONLY = ['configItems', 'priorities', 'calendar', 'excludeMaintenance', 'target', 'burnRateAlert'] as const;
 const DAY_END = 24 * 60;
 
 /** The draft a PATCH body makes of a stored template (lists, calendar and owner replaced whole). */
@@ -59,6 +59,7 @@ export function patchedDraft(current: SlaTemplateAdminModel, patch: SlaTemplateP
           calendar: patch.calendar !== undefined ? patch.calendar : current.calendar,
           excludeMaintenance: patch.excludeMaintenance ?? current.excludeMaintenance,
           target: patch.target !== undefined ? patch.target : current.target,
+          burnRateAlert: patch.burnRateAlert !== undefined ? patch.burnRateAlert : (current.burnRateAlert ?? null),
           ...given('templates'),
         }
       : {
@@ -70,6 +71,7 @@ export function patchedDraft(current: SlaTemplateAdminModel, patch: SlaTemplateP
           ...given('calendar'),
           ...given('excludeMaintenance'),
           ...given('target'),
+          ...given('burnRateAlert'),
         };
   return { draft, refs: { configItems: patch.configItems !== undefined, owner: ownerGiven, templates: patch.templates !== undefined } };
 }
@@ -95,6 +97,8 @@ export function checkTemplate(model: PlatformModel, draft: SlaTemplateDraft, ref
       calendar: draft.calendar ? checkCalendar(draft.calendar, fail) : null,
       excludeMaintenance: draft.excludeMaintenance ?? true,
       target: draft.target ?? null,
+      // Stored only when set: absent is no alert (as for templates stored before it existed).
+      ...(draft.burnRateAlert == null ? {} : { burnRateAlert: draft.burnRateAlert }),
     };
   } else {
     for (const key of SINGLE_ONLY) if (draft[key] !== undefined) fail(`/${key}`, 'is only for a Single template');

@@ -134,6 +134,27 @@ export async function checkUrl(url: string, policy: AddressPolicy, options: { re
   }
 }
 
+/**
+ * Where a send that is not HTTP (SMTP) may connect: the host's addresses, each allowed by the
+ * policy, resolved now as for a request (a name that does not resolve is `host_unresolved`, tried
+ * again later). The caller connects to these addresses only, not to the name again.
+ */
+export async function resolveForSend(
+  host: string,
+  policy: AddressPolicy,
+  options: { resolveHost?: ResolveHost; timeoutMs?: number; what?: string } = {},
+): Promise<readonly LookupAddress[]> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const signal = AbortSignal.timeout(timeoutMs);
+  const url = target(`http://${isIP(host) === 6 ? `[${host}]` : host}/`, options.what ?? 'host');
+  try {
+    return await resolveAndCheck(url, policy, options.resolveHost ?? defaultResolveHost, signal, { saving: false });
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw fail('notify.host_unresolved', { host, reason: signal.aborted ? `no answer within ${timeoutMs} ms` : reasonOf(error), hop: '' });
+  }
+}
+
 interface Hop {
   method: string;
   headers: Record<string, string>;

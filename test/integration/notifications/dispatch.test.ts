@@ -20,15 +20,18 @@ import type { ReceiverRecord } from '../../../services/control-plane/notificatio
 import { cmdbViewOf } from '../../../services/control-plane/notifications/policy-rule.js';
 import type { NotificationDirectory } from '../../../services/notifications/directory.js';
 import { createDispatcherPart } from '../../../services/notifications/dispatcher.part.js';
+import { ROUTE_KEY, type StoredRoute } from '../../../services/notifications/route-store.js';
 import type { PlatformContext } from '../../../services/platform.js';
 import { eventually } from '../../support/bus-recorder.js';
-import { ProblemsKit } from '../problems/problems-kit.js';
+import { MAINT, ProblemsKit } from '../problems/problems-kit.js';
 
 const PROBLEMS = '/api/public/sm/v1/problems';
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const verifier = new Webhook(SECRET);
 
 interface Received {
+  /** The receiver's path, `/hook/<receiver id>`. */
+  path: string;
   id: string;
   body: any;
   status: number;
@@ -50,7 +53,7 @@ const server = createServer((req, res) => {
       refusedSignatures.push(String(error));
     }
     const answer = planned.shift() ?? { status: 200 };
-    received.push({ id: String(headers['webhook-id']), body: JSON.parse(body), status: answer.status });
+    received.push({ path: req.url ?? '', id: String(headers['webhook-id']), body: JSON.parse(body), status: answer.status });
     res.writeHead(answer.status, answer.headers ?? {});
     res.end();
   });
@@ -87,7 +90,7 @@ const at = (minutes: number) => new Date(k.clock + minutes * 60_000).toISOString
 const kinds = (from = 0) => received.slice(from).map((r) => r.body.type);
 const wait = (what: string, check: () => boolean) => eventually(what, async () => check(), 30_000, 10);
 
-async function setUp(receiverId: number) {
+async function setUp(receiverId: number, repeatIntervalSeconds: number | null = null, kinds: PolicyRule['kinds'] = []) {
   const wg = await k.workGroup();
   const ci = await k.ci({ ownerWorkGroup: { id: wg.id } });
   const stream = await k.stream();
@@ -115,10 +118,10 @@ async function setUp(receiverId: number) {
     priorities: [],
     triggerIds: [trigger.id],
     tags: [],
-    kinds: [],
+    kinds,
     receiverIds: [receiverId],
     groupWindowSeconds: 0,
-    repeatIntervalSeconds: null,
+    repeatIntervalSeconds,
   });
   return { ci, stream, trigger };
 }
@@ -200,4 +203,56 @@ t.test('a 410 disables the receiver: nothing more is sent to it', async (t) => {
     [410],
     'one request, then none',
   );
+});
+
+t.test('a record that came late: its repeats count from when the platform learned of the problem, not from the record’s time', async (t) => {
+  const from = received.length;
+  const { ci, stream } = await setUp(5, 60);
+  const learned = k.clock;
+  await k.post(stream.key, [{ '@timestamp': at(-5), check: 'cpu', host: ci.name, severity: 'major' }]);
+  await wait('problem.opened delivered', () => received.length > from);
+  t.equal(received[from]!.body.time, at(-5), 'the opened tells the problem’s own start');
+  // The routing state as written: the first repeat is due one interval after it was learned.
+  const stored = (await k.p.platform.engines.keyed.get<StoredRoute>([ROUTE_KEY])).get(ROUTE_KEY)!.value;
+  const repeats = Object.values(stored.state.policies['5']?.repeats ?? {});
+  t.same(
+    repeats.map((r) => r.nextAt),
+    [learned + 60_000],
+  );
+  k.tick(61_000);
+  await wait('the first repeat delivered', () => received.length > from + 1);
+  t.equal(received[from + 1]!.body.type, 'com.opsplatform.problem.opened');
+  t.equal(received[from + 1]!.body.time, new Date(learned + 60_000).toISOString());
+});
+
+t.test('maintenance from the mode’s own window: started, the problem held, ended, then the problem told once it ends, and its resolve', async (t) => {
+  const { ci, stream } = await setUp(6, null, ['problem.opened', 'problem.resolved', 'maintenance.started', 'maintenance.ended']);
+  // Other receivers' repeats arrive meanwhile (the clock moves): this one's only.
+  const mine = () => received.filter((r) => r.path === '/hook/6').map((r) => r.body);
+  const mode = await k.api('POST', MAINT, {
+    json: { title: 'patching', dateStart: at(2), dateEnd: at(10), configItems: [{ id: ci.id, scope: 'Ci', depth: 0 }] },
+  });
+  t.equal(mode.status, 201, 'the mode made');
+  k.tick(3 * 60_000);
+  await wait('maintenance.started delivered', () => mine().length > 0);
+  t.match(mine()[0], { type: 'com.opsplatform.maintenance.started', data: { maintenance: { id: mode.body.id, title: 'patching', configItems: [{ id: ci.id }] } } });
+
+  await k.post(stream.key, [{ '@timestamp': at(0), check: 'cpu', host: ci.name, severity: 'major' }]);
+  await k.problemsSettled();
+  k.tick(8 * 60_000);
+  await wait('maintenance.ended and the held problem delivered', () => mine().length >= 3);
+  t.same(
+    new Set(
+      mine()
+        .slice(1)
+        .map((b) => b.type),
+    ),
+    new Set(['com.opsplatform.maintenance.ended', 'com.opsplatform.problem.opened']),
+    'nothing about the problem while it was covered',
+  );
+
+  await k.post(stream.key, [{ '@timestamp': at(0), check: 'cpu', host: ci.name, status: 'ok' }]);
+  await wait('problem.resolved delivered', () => mine().length >= 4);
+  t.equal(mine()[3].type, 'com.opsplatform.problem.resolved');
+  t.equal(mine().length, 4);
 });

@@ -11,7 +11,15 @@ import { type AppError, isAppError } from '../../../services/runtime/errors.js';
 import { problemReply } from '../../../services/runtime/http/problem.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { createAddressPolicy, parseAllowNetworks } from '../../../services/runtime/outbound/address-policy.js';
-import { checkUrl, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT_MS, type ResolveHost, send } from '../../../services/runtime/outbound/outbound-client.js';
+import {
+  checkUrl,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_REDIRECTS,
+  DEFAULT_TIMEOUT_MS,
+  type ResolveHost,
+  resolveForSend,
+  send,
+} from '../../../services/runtime/outbound/outbound-client.js';
 
 const none = createAddressPolicy();
 const loopbackOpen = createAddressPolicy(parseAllowNetworks('127.0.0.1/32'));
@@ -302,4 +310,15 @@ t.test('connection and DNS failures are transient; no message prints user info, 
     const text = JSON.stringify(problemReply(error, silentLogger()).body);
     for (const secret of secrets) t.notMatch(text, secret, `${error.code} does not print ${secret}`);
   }
+});
+
+t.test('resolveForSend (SMTP): the checked addresses to connect to; a name that does not resolve is transient, a refused address is named', async (t) => {
+  t.same(await resolveForSend('127.0.0.1', loopbackOpen), [{ address: '127.0.0.1', family: 4 }]);
+  t.same(await resolveForSend('::1', createAddressPolicy(parseAllowNetworks('::1/128'))), [{ address: '::1', family: 6 }], 'an IPv6 literal, bracketed for the check');
+  const resolveHost: ResolveHost = async (name) =>
+    name === 'mail.test' ? [{ address: '8.8.4.4', family: 4 }] : Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' }));
+  t.same(await resolveForSend('mail.test', none, { resolveHost }), [{ address: '8.8.4.4', family: 4 }]);
+  const missing = await refusal(resolveForSend('gone.test', none, { resolveHost }), 'notify.host_unresolved');
+  t.equal(missing.kind, 'unavailable', 'tried again later, not dead-lettered');
+  t.match((await refusal(resolveForSend('::1', none), 'notify.address_refused')).detail, /loopback/);
 });
