@@ -1,9 +1,11 @@
 /**
  * The delivery log (issue #31): one row of `notification_deliveries` per attempt (time, message,
  * attempt, status code, error, latency), read by the admin API per receiver. The row's id is
- * derived from (deliveryId, attempt), and the insert carries it as its deduplication token, so an
- * attempt logged twice (a redelivery after a crash) is stored once. Each row carries the message's
- * events, which a replay sends again. The log is written when the
+ * derived from (deliveryId, attempt), so an attempt logged twice (a redelivery after a crash)
+ * collapses in the table (ReplacingMergeTree, read with FINAL). Each row carries the message's
+ * events, which a replay sends again. Rows are inserted in batches (every 250 ms, or 500 rows),
+ * so the engine takes a few inserts a second however many messages go out; a stop writes what
+ * is queued, a crash loses at most that quarter second of the log. The log is written when the
  * table exists (its migration comes with the admin model); a failed write is logged, never a
  * reason to send a message again.
  */
@@ -49,8 +51,16 @@ export function deliveryRow(entry: AttemptEntry) {
   };
 }
 
+/** Rows are written in batches: at most this long after the first of a batch… */
+const FLUSH_MS = 250;
+/** …or as soon as this many wait. */
+const FLUSH_ROWS = 500;
+
 export interface DeliveryLog {
-  write(entry: AttemptEntry): Promise<void>;
+  /** Queues the attempt's row; written with the others of its batch (never waited for by a send). */
+  write(entry: AttemptEntry): void;
+  /** Writes what is queued. */
+  close(): Promise<void>;
   /** The message of a delivery as it was sent, for a replay; undefined when the log has no copy of it. */
   message(receiverId: number, policyId: number, deliveryId: string): Promise<RoutedMessage | undefined>;
 }
@@ -67,17 +77,43 @@ export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logge
     log.warn({ err }, 'could not read whether the delivery log table exists; not logging deliveries');
   }
   if (!columns) log.info(`no ${DELIVERIES_TABLE} table: deliveries are not logged`);
+  let queue: Array<{ id: string; row: Record<string, unknown> }> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> = Promise.resolve();
+  function flush(): void {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    // One token per batch, from its rows' ids: the same batch inserted again is stored once.
+    const token = createHash('sha256')
+      .update(batch.map((b) => b.id).join('\n'))
+      .digest('hex');
+    flushing = flushing.then(async () => {
+      try {
+        await analytics.insert(
+          DELIVERIES_TABLE,
+          batch.map((b) => b.row),
+          { deduplicationToken: token },
+        );
+      } catch (err) {
+        log.warn({ err, rows: batch.length }, 'delivery attempts could not be logged');
+      }
+    });
+  }
   return {
-    async write(entry) {
+    write(entry) {
       if (!columns) return;
       const full = deliveryRow(entry);
       // Only the columns the table has: the log's schema may grow without the dispatcher.
-      const row = Object.fromEntries(Object.entries(full).filter(([name]) => columns!.has(name)));
-      try {
-        await analytics.insert(DELIVERIES_TABLE, [row], { deduplicationToken: full.id });
-      } catch (err) {
-        log.warn({ err, deliveryId: entry.message.deliveryId }, 'a delivery attempt could not be logged');
-      }
+      queue.push({ id: full.id, row: Object.fromEntries(Object.entries(full).filter(([name]) => columns!.has(name))) });
+      if (queue.length >= FLUSH_ROWS) flush();
+      else timer ??= setTimeout(flush, FLUSH_MS);
+    },
+    async close() {
+      flush();
+      await flushing;
     },
     async message(receiverId, policyId, deliveryId) {
       if (!columns?.has('message')) return undefined;

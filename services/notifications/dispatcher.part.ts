@@ -34,7 +34,7 @@ import { modelDirectory, type NotificationDirectory } from './directory.js';
 import { createEventSources } from './event-sources.js';
 import { startFeedEvents } from './feed-events.js';
 import { decodeEnvelope, type DeliveryEnvelope, encodeEnvelope, type Envelope, type EventEnvelope, msgIdOf, NOTIFY_PARTITIONS, subjectOf } from './notify-envelope.js';
-import { createReceiverPace } from './receiver-pace.js';
+import { createLocalPace, createReceiverPace } from './receiver-pace.js';
 import { sendToReceiver } from './receiver-send.js';
 import { createRouteStore } from './route-store.js';
 import { createRouting, type TimedEvent } from './route-step.js';
@@ -90,7 +90,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
   const policy = createAddressPolicy(ctx.config.notifyAllowNetworks);
   const consoleUrl = options.consoleUrl ?? ctx.config.consoleUrl;
   const deliveries = await createDeliveryLog(ctx.engines.analytics, ctx.logger);
-  const pace = createReceiverPace(ctx.engines.keyed);
+  const pace = bus.profile.oneProcess ? createLocalPace() : createReceiverPace(ctx.engines.keyed);
   const edge = createConsumerEdge(
     { consumer: 'notifications', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: ACK_WAIT_MS / 3 },
     { analytics: ctx.engines.analytics, metrics: ctx.metrics, logger: ctx.logger, now: ctx.now },
@@ -158,7 +158,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     ctx.metrics.notifyDeliveries.inc({ receiver: String(receiver.id), outcome: verdict.kind });
     if (attempt.latencyMs !== null) ctx.metrics.notifyDeliverySeconds.observe({ type: receiver.type }, attempt.latencyMs / 1000);
     const error = verdict.kind === 'delivered' ? null : verdict.reason;
-    await deliveries.write({
+    deliveries.write({
       message,
       attempt: bus.deliveryCount,
       status: statusOf[verdict.kind],
@@ -263,6 +263,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     stopping.abort(new Error('the dispatcher is stopping'));
     await Promise.all(consumers.map((c) => c.stop()));
     await sources.stop();
+    await deliveries.close();
   };
 }
 

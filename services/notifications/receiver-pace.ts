@@ -3,7 +3,8 @@
  * 10 for the others), kept in the keyed store so every dispatcher shares it: each send reserves
  * the receiver's next free slot (`notifications:pace:<id>`, compare-and-set) and waits for it.
  * The wait holds the partition the message is on, as a retry does, so the messages of one
- * problem keep their order; with eight partitions a slot is at most eight intervals ahead.
+ * problem keep their order; with eight partitions a slot is at most eight intervals ahead. A
+ * platform in one process (the in-process bus) keeps the slots in memory instead.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KeyedStore } from '../runtime/adapters/keyed/keyed-store.port.js';
@@ -28,6 +29,22 @@ export interface PaceClock {
 }
 
 const wallClock: PaceClock = { now: Date.now, sleep: (ms, signal) => sleep(ms, undefined, signal ? { signal } : {}) };
+
+/**
+ * The pace of one process that is the only dispatcher (the all-in-one platform): the same slots,
+ * kept in memory, without a store write per message.
+ */
+export function createLocalPace(clock: PaceClock = wallClock): ReceiverPace {
+  const nextAt = new Map<number, number>();
+  return {
+    async take(receiverId, perSecond, signal) {
+      const at = Math.max(clock.now(), nextAt.get(receiverId) ?? 0);
+      nextAt.set(receiverId, at + 1000 / perSecond);
+      const wait = at - clock.now();
+      if (wait > 0) await clock.sleep(wait, signal);
+    },
+  };
+}
 
 export function createReceiverPace(keyed: KeyedStore, clock: PaceClock = wallClock): ReceiverPace {
   const { now } = clock;

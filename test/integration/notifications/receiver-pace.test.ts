@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createReceiverPace, type ReceiverPace } from '../../../services/notifications/receiver-pace.js';
+import { createLocalPace, createReceiverPace, type ReceiverPace } from '../../../services/notifications/receiver-pace.js';
 import type { KeyedStore } from '../../../services/runtime/adapters/keyed/keyed-store.port.js';
 import { openLmdbKeyedStore } from '../../../services/runtime/adapters/keyed/lmdb.adapter.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
@@ -64,4 +64,12 @@ t.test('a receiver idle for a while sends at once again', async (t) => {
   waits.length = 0;
   await one.take(1, 2);
   t.same(waits, []);
+});
+
+t.test('the all-in-one platform keeps the same slots in memory', async (t) => {
+  const local = createLocalPace({ now: () => clock.now, sleep: async (ms) => void waits.push(ms) });
+  waits.length = 0;
+  for (let i = 0; i < 3; i++) await local.take(1, 2);
+  await local.take(2, 2);
+  t.same(waits, [500, 1000], 'receiver 1 at 2/s; receiver 2 at once');
 });
