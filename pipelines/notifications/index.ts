@@ -75,6 +75,8 @@ export interface RouteOutcome {
 
 export interface Router {
   route(state: RouteState, input: RouteInput, now: number): RouteOutcome;
+  /** The inputs in order, each at its instant: the same outcome as routing them one by one. */
+  routeAll(state: RouteState, inputs: ReadonlyArray<{ input: RouteInput; at: number }>): RouteOutcome;
   /** The earliest instant a tick has something to do; null: nothing waits. */
   nextDueAt(state: RouteState): number | null;
 }
@@ -88,13 +90,6 @@ export const emptyRoute = (covering: Record<string, number[]> = {}): RouteState 
 
 const EMPTY_POLICY: PolicyRouteState = { flaps: {}, gates: {}, repeats: {} };
 
-function put<T>(record: Record<string, T>, key: string, value: T | undefined): Record<string, T> {
-  const next = { ...record };
-  if (value === undefined) delete next[key];
-  else next[key] = value;
-  return next;
-}
-
 export function createRouter(config: RouterConfig): Router {
   const flapping = config.flapping ?? DEFAULT_FLAPPING;
   const maxGroupEvents = config.maxGroupEvents ?? MAX_GROUP_EVENTS;
@@ -104,20 +99,35 @@ export function createRouter(config: RouterConfig): Router {
     return resend !== null ? [resend, 'resolved'] : [policy.repeatIntervalSeconds, 'acknowledged'];
   };
 
-  /** One input's work: a copy of the state it changes, and the messages it makes. */
+  /**
+   * One run's work (one input, or a batch of them): a copy of the state it changes, and the
+   * messages it makes. A per-key record (gates, repeats, flaps) is copied the first time the run
+   * changes it and changed in place after that, so a batch costs one copy per record it touches,
+   * not one per input; the state given in is never changed.
+   */
   class Run {
     covering: Record<string, number[]>;
     policies: Record<string, PolicyRouteState>;
     grouping: GroupingState;
     readonly messages: RoutedMessage[] = [];
+    /** Records this run made, which it may change in place. */
+    private readonly own = new WeakSet<object>();
 
     constructor(
       state: RouteState,
-      readonly now: number,
+      public now: number,
     ) {
       this.covering = state.covering;
       this.policies = state.policies;
       this.grouping = state.grouping;
+    }
+
+    put<T>(record: Record<string, T>, key: string, value: T | undefined): Record<string, T> {
+      const next = this.own.has(record) ? record : { ...record };
+      this.own.add(next);
+      if (value === undefined) delete next[key];
+      else next[key] = value;
+      return next;
     }
 
     state = (): RouteState => ({ covering: this.covering, policies: this.policies, grouping: this.grouping });
@@ -141,7 +151,7 @@ export function createRouter(config: RouterConfig): Router {
         const key = `${receiverId}:${event.problem.id}`;
         const repeats = this.of(policy).repeats;
         const next = repeatStep(repeats[key], { kind: 'event', event }, this.now, ...repeatOf(policy, receiverId));
-        if (next.state !== repeats[key]) this.set(policy, { repeats: put(repeats, key, next.state) });
+        if (next.state !== repeats[key]) this.set(policy, { repeats: this.put(repeats, key, next.state) });
         this.send(policy, receiverId, event);
       }
     }
@@ -153,7 +163,7 @@ export function createRouter(config: RouterConfig): Router {
       const before = gates[key];
       if (!before && input.kind !== 'event') return;
       const outcome = gateStep(before ?? openGate(ciId, this.modesOn(ciId)), input);
-      if (outcome.state !== before) this.set(policy, { gates: put(gates, key, outcome.state) });
+      if (outcome.state !== before) this.set(policy, { gates: this.put(gates, key, outcome.state) });
       this.told(policy, receiverId, outcome.events);
     }
 
@@ -173,7 +183,7 @@ export function createRouter(config: RouterConfig): Router {
     flap(policy: PolicyRule, key: string, input: FlapInput): void {
       const flaps = this.of(policy).flaps;
       const outcome = flapStep(flaps[key], input, this.now, flapping);
-      if (outcome.state !== flaps[key]) this.set(policy, { flaps: put(flaps, key, outcome.state) });
+      if (outcome.state !== flaps[key]) this.set(policy, { flaps: this.put(flaps, key, outcome.state) });
       this.afterFlapping(policy, outcome.events);
     }
 
@@ -268,13 +278,19 @@ export function createRouter(config: RouterConfig): Router {
     }
   }
 
-  return {
-    route(state, input, now) {
-      const run = new Run(state, now);
+  function routeAll(state: RouteState, inputs: ReadonlyArray<{ input: RouteInput; at: number }>): RouteOutcome {
+    const run = new Run(state, inputs[0]?.at ?? 0);
+    for (const { input, at } of inputs) {
+      run.now = at;
       if (input.kind === 'tick') run.tick();
       else run.event(input.event);
-      return { state: run.state(), messages: run.messages };
-    },
+    }
+    return { state: run.state(), messages: run.messages };
+  }
+
+  return {
+    route: (state, input, now) => routeAll(state, [{ input, at: now }]),
+    routeAll,
     nextDueAt(state) {
       let next: number | null = nextFlushAt(state.grouping);
       const consider = (due: number | null) => {

@@ -14,7 +14,7 @@
  * Steps of one process are queued, so its consumer and ticker do not race each other.
  */
 import type { NotificationEvent } from '../../schemas/notification-events.schema.js';
-import type { Router, RouteState } from '../../pipelines/notifications/index.js';
+import type { RouteInput, Router, RouteState } from '../../pipelines/notifications/index.js';
 import type { RoutedMessage } from '../../pipelines/notifications/grouping.js';
 import type { DeliveryEnvelope } from './notify-envelope.js';
 import { RECENT_IDS, type RouteStore, type StoredRoute } from './route-store.js';
@@ -72,32 +72,31 @@ export function createRouting(deps: RouteStepDeps): Routing {
   function draft(stored: StoredRoute, router: Router, events: readonly TimedEvent[], tick: boolean): Draft {
     const recent = new Set(stored.recent);
     const out: Draft = { state: stored.state, messages: [], routed: [], sources: stored.sources };
-    const route = (event: NotificationEvent, at: number) => {
-      const routed = router.route(out.state, { kind: 'event', event }, at);
+    const route = (inputs: Array<{ input: RouteInput; at: number }>) => {
+      if (inputs.length === 0) return;
+      const routed = router.routeAll(out.state, inputs);
       out.state = routed.state;
       out.messages.push(...routed.messages);
     };
-    for (const { event, at } of events) {
-      if (recent.has(event.id)) continue;
-      recent.add(event.id);
-      out.routed.push(event.id);
-      route(event, at);
+    const fresh: TimedEvent[] = [];
+    for (const timed of events) {
+      if (recent.has(timed.event.id)) continue;
+      recent.add(timed.event.id);
+      fresh.push(timed);
     }
+    out.routed = fresh.map(({ event }) => event.id);
+    route(fresh.map(({ event, at }) => ({ input: { kind: 'event', event }, at })));
     if (tick) {
       const now = deps.now();
       const told = deps.sources?.(stored.sources, now);
       if (told) {
         const before = out.messages.length;
-        for (const event of told.events) route(event, now);
+        route(told.events.map((event) => ({ input: { kind: 'event', event }, at: now })));
         if (told.silent) out.messages.length = before;
         out.sources = told.seen;
       }
       const due = router.nextDueAt(out.state);
-      if (due !== null && due <= now) {
-        const routed = router.route(out.state, { kind: 'tick' }, now);
-        out.state = routed.state;
-        out.messages.push(...routed.messages);
-      }
+      if (due !== null && due <= now) route([{ input: { kind: 'tick' }, at: now }]);
     }
     return out;
   }

@@ -155,6 +155,34 @@ t.test('the same inputs give the same messages and delivery ids (a dispatcher re
   t.equal(new Set(first.map((m) => m.deliveryId)).size, first.length, 'every message its own id');
 });
 
+t.test('routeAll: a batch gives what the inputs one by one give, and leaves the state it was given as it was', async (t) => {
+  const config = { policies: [ALL, RESOLVES], cmdb: CMDB };
+  const router = createRouter(config);
+  const inputOf = inputs();
+  const batch = MAINTENANCE_DAY.map(([time, input]) => ({ input: inputOf(input, at(time)), at: at(time) }));
+  let state = emptyRoute();
+  const oneByOne: RoutedMessage[] = [];
+  for (const { input, at: when } of batch) {
+    const out = router.route(state, input, when);
+    state = out.state;
+    oneByOne.push(...out.messages);
+  }
+  // The second half on a state frozen deep: a change in place would throw.
+  const half = Math.floor(batch.length / 2);
+  const first = router.routeAll(emptyRoute(), batch.slice(0, half));
+  const frozen = structuredClone(first.state);
+  const freeze = (value: unknown): void => {
+    if (value && typeof value === 'object') {
+      Object.freeze(value);
+      for (const v of Object.values(value)) freeze(v);
+    }
+  };
+  freeze(frozen);
+  const second = router.routeAll(frozen, batch.slice(half));
+  t.same([...first.messages, ...second.messages], oneByOne, 'the same messages, in the same order');
+  t.same(second.state, state, 'the same state');
+});
+
 t.test('a flapping key through the router: one message; under maintenance, not even that', async (t) => {
   const config = { policies: [policy({ groupWindowSeconds: 0 })], cmdb: CMDB };
   const flaps: Row[] = [
