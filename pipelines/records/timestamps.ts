@@ -14,22 +14,59 @@ const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) |
 /** Arithmetic, not a Date: this runs for every record that carries a date. */
 const daysIn = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
 
+/** What is wrong with a date-time, if anything (see dateTimeFault). */
+type Fault = 'ok' | 'malformed' | 'no-such-day' | 'no-such-time' | 'out-of-range';
+
+function faultOf(value: unknown): Fault {
+  if (typeof value !== 'string') return 'malformed';
+  const m = ISO.exec(value);
+  if (!m) return 'malformed';
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return 'no-such-day';
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return 'no-such-time';
+  if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return 'no-such-time';
+  const ms = Date.parse(value);
+  return ms >= FIRST_MS && ms < END_MS ? 'ok' : 'out-of-range';
+}
+
 /**
  * An ISO 8601 date-time with a zone, of a day that exists (JavaScript's Date.parse rolls
  * 2026-02-30 over to March 2nd) and an instant the event table can hold.
  */
 export function isIsoDateTime(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const m = ISO.exec(value);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
-  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return false;
-  if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return false;
-  const ms = Date.parse(value);
-  return ms >= FIRST_MS && ms < END_MS;
+  return faultOf(value) === 'ok';
+}
+
+/** An example of the form every receiver takes, quoted in its refusals. */
+export const DATE_TIME_EXAMPLE = '2026-11-21T10:00:00Z';
+
+/**
+ * The one rule for a record's date (`@timestamp`, or an alert's `startsAt` / `endsAt`), with
+ * the one message every receiver gives: undefined when `value` is a date-time isIsoDateTime
+ * takes, otherwise what is wrong with it, the field named first and the value (JSON, cut at 80
+ * characters) last:
+ * - missing (an alert without `endsAt`);
+ * - not an ISO 8601 date-time with a zone (a number, `21.11.2026 10:00`, no offset);
+ * - a day that does not exist (`2026-02-30`), or a time of day or offset out of range (`T24:00`);
+ * - an instant outside the years 1900 to 2299 (UTC) the event table holds (`2400-01-01T00:00:00Z`).
+ */
+export function dateTimeFault(value: unknown, field = '@timestamp'): string | undefined {
+  if (value === undefined) return `${field} is missing`;
+  const fault = faultOf(value);
+  if (fault === 'ok') return undefined;
+  const shown = (JSON.stringify(value) ?? String(value)).slice(0, 80);
+  switch (fault) {
+    case 'malformed':
+      return `${field} is not an ISO 8601 date-time with a time zone (e.g. ${DATE_TIME_EXAMPLE}): ${shown}`;
+    case 'no-such-day':
+      return `${field} names a day that does not exist: ${shown}`;
+    case 'no-such-time':
+      return `${field} has an hour, minute, second or zone offset out of range: ${shown}`;
+    case 'out-of-range':
+      return `${field} is outside the years ${STORABLE_YEARS.first} to ${STORABLE_YEARS.last} (UTC) that event dates can take: ${shown}`;
+  }
 }
 
 export type TimestampFormat = 'iso8601' | 'epoch-ms' | 'epoch-s';

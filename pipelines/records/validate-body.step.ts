@@ -10,13 +10,14 @@
  * NDJSON (application/x-ndjson, application/ndjson, application/jsonlines) is always one JSON
  * text per non-empty line, and every line must parse. XML must be well-formed and is one record.
  * A record's `@timestamp`, when present, must be an ISO 8601 date-time of a real day the event
- * table can hold: it sets the event date, so a wrong one would store the event elsewhere. Any
+ * table can hold: it sets the event date, so a wrong one would store the event elsewhere. The
+ * rule and its message are the ones every receiver gives (timestamps.ts dateTimeFault). Any
  * failure refuses the whole body, naming the line.
  */
 import { XMLValidator } from 'fast-xml-parser';
 import type { RecordKind } from './envelope.js';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from './json-depth.js';
-import { isIsoDateTime, STORABLE_YEARS } from './timestamps.js';
+import { dateTimeFault } from './timestamps.js';
 
 export const MEDIA_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonlines', 'text/xml', 'text/plain'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
@@ -32,11 +33,13 @@ export const readsLines = (mediaType: MediaType, framing: Framing): boolean =>
 
 export type BodyCheck = { ok: true; kind: RecordKind; lines: string[] } | { ok: false; reason: string };
 
+/** The record's `@timestamp` checked by the rule every receiver shares (timestamps.ts dateTimeFault). */
 function checkTimestamp(value: unknown, where: string): string | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const ts = (value as Record<string, unknown>)['@timestamp'];
-  if (ts === undefined || isIsoDateTime(ts)) return undefined;
-  return `${where}@timestamp is not an ISO 8601 date-time of a real day between ${STORABLE_YEARS.first} and ${STORABLE_YEARS.last}: ${JSON.stringify(ts).slice(0, 80)}`;
+  if (ts === undefined) return undefined;
+  const fault = dateTimeFault(ts);
+  return fault === undefined ? undefined : `${where}${fault}`;
 }
 
 function parseJson(text: string, where: string): { value: unknown } | { reason: string } {

@@ -4,7 +4,10 @@
  * and `groupKey` of its notification, dated by `@timestamp` = `startsAt` for a firing alert and
  * `endsAt` for a resolved one. Alertmanager sends Go's zero time (`0001-01-01T00:00:00Z`) as the
  * `endsAt` of a firing alert, and a date the event table cannot hold would be stored clamped, that
- * is at another date: a date that is not usable leaves the record dated by its receipt instead.
+ * is at another date: a date that is not usable (by the rule stream-data and `_bulk` apply to
+ * `@timestamp`, timestamps.ts dateTimeFault) leaves the record dated by its receipt instead, and
+ * the request's log says why with the same message. It is not refused: Alertmanager does not
+ * resend on a 4xx, so every alert of the notification would be lost for one bad date.
  *
  * The body is checked against the schema below (400 when it does not match, and 400
  * ingest.alertmanager_version when its `version` is not "4": Alertmanager logs the answer and
@@ -12,7 +15,7 @@
  * stream-data, the answer waits until the bus holds the records; 503 with Retry-After otherwise.
  */
 import Type, { type Static } from 'typebox';
-import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
+import { dateTimeFault } from '../../pipelines/records/timestamps.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
 import { fail } from '../runtime/errors.js';
@@ -84,15 +87,21 @@ const WEBHOOK_EXAMPLE = {
   ],
 } satisfies Webhook;
 
-/** The record of one alert, as one JSON line. */
-export function alertRecord(alert: Alert, notification: Pick<Webhook, 'receiver' | 'groupKey'>): string {
-  const date = alert.status === 'resolved' ? alert.endsAt : alert.startsAt;
+/**
+ * The record of one alert, as one JSON line, and, when its date cannot date the event, why (the
+ * message stream-data and `_bulk` give for such an `@timestamp`, naming `startsAt` or `endsAt`).
+ */
+export function alertRecord(alert: Alert, notification: Pick<Webhook, 'receiver' | 'groupKey'>): { line: string; dateFault?: string } {
+  const field = alert.status === 'resolved' ? 'endsAt' : 'startsAt';
+  const date = alert[field];
   const record: Record<string, unknown> = { ...alert, receiver: notification.receiver, groupKey: notification.groupKey };
   // Set or removed, never left as sent: only the alert's own date may date the event.
-  // isIsoDateTime refuses Go's zero time too: year 1 is outside what the event table holds.
-  if (isIsoDateTime(date)) record['@timestamp'] = date;
+  // The rule refuses Go's zero time too: year 1 is outside what the event table holds.
+  const dateFault = dateTimeFault(date, field);
+  if (dateFault === undefined) record['@timestamp'] = date;
   else delete record['@timestamp'];
-  return JSON.stringify(record);
+  const line = JSON.stringify(record);
+  return dateFault === undefined ? { line } : { line, dateFault };
 }
 
 export function alertmanagerRoute(deps: ReceiverDeps): Route {
@@ -124,7 +133,12 @@ export function alertmanagerRoute(deps: ReceiverDeps): Route {
       // Another version may mean other fields under the same names: refused, not guessed at.
       if (webhook.version !== '4') throw fail('ingest.alertmanager_version', { version: JSON.stringify(webhook.version).slice(0, 40) });
       if (webhook.alerts.length === 0) return json(200, { accepted: 0 });
-      const records = webhook.alerts.map((alert) => alertRecord(alert, webhook));
+      const records = webhook.alerts.map((alert, i) => {
+        const { line, dateFault } = alertRecord(alert, webhook);
+        // Not refused (Alertmanager would drop the whole notification): dated by its receipt, and said so here.
+        if (dateFault !== undefined) request.log.warn({ alert: i + 1, fingerprint: alert.fingerprint, reason: dateFault }, 'alert dated by its receipt');
+        return line;
+      });
       await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', records, 'alert');
       return json(200, { accepted: records.length });
     },

@@ -7,11 +7,13 @@
  * `{"update": {...}}` followed by `{"doc": {...}}` (the doc is the record), or `{"delete": {...}}`
  * alone (stores nothing: events are append-only). The answer has Elasticsearch's shape, one item
  * per action in order, because shippers read it to decide what to retry: a document that is not
- * an object, or whose `@timestamp` is not an ISO 8601 date-time (it would set a wrong event date),
- * is not stored and gets a 400 item, as Elasticsearch answers a mapping failure; the others are
- * stored. A body that is not bulk NDJSON at all (a line that does not parse, an action without its
- * document) is refused whole with 400 naming the line. Like stream-data, the answer waits until
- * the bus holds the records; 503 with Retry-After when it cannot take them.
+ * an object, or whose `@timestamp` stream-data would refuse (not an ISO 8601 date-time, no such
+ * day, outside 1900–2299: it would set a wrong event date; the same rule and message,
+ * timestamps.ts dateTimeFault), is not stored and gets a 400 item, as Elasticsearch answers a
+ * mapping failure; the others are stored. A body that is not bulk NDJSON at all (a line that
+ * does not parse, an action without its document) is refused whole with 400 naming the line.
+ * Like stream-data, the answer waits until the bus holds the records; 503 with Retry-After when
+ * it cannot take them.
  *
  * Bounded work (DESIGN §11, issue #34): at most MAX_BULK_ACTIONS actions a body (413 past it);
  * the body is read a slice of lines at a time, yielding in between; the answer is made of one
@@ -26,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Type, { type Static } from 'typebox';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../pipelines/records/json-depth.js';
-import { isIsoDateTime } from '../../pipelines/records/timestamps.js';
+import { dateTimeFault } from '../../pipelines/records/timestamps.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
 import { AppError, fail } from '../runtime/errors.js';
@@ -102,8 +104,8 @@ function storable(action: Action, document: unknown): { record: Record<string, u
   if (!isObject(record))
     return { reason: action === 'update' ? 'the update has no doc object (scripts and upserts alone are not supported)' : 'the document is not a JSON object' };
   const ts = record['@timestamp'];
-  if (ts !== undefined && !isIsoDateTime(ts)) return { reason: `failed to parse field [@timestamp]: ${JSON.stringify(ts).slice(0, 80)} is not an ISO 8601 date-time` };
-  return { record };
+  const fault = ts === undefined ? undefined : dateTimeFault(ts);
+  return fault === undefined ? { record } : { reason: fault };
 }
 
 /**

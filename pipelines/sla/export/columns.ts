@@ -4,15 +4,18 @@
  * from a stored row (schemas/sla-export.schema.ts), so CSV and xlsx show the same figures.
  *
  * Units and rounding: the rows hold milliseconds (except `SlaCiRowModel.maxDowntime`, already
- * seconds, spec 2.14); the columns show whole seconds, `Math.round(ms / 1000)`. A column made of
- * several times (`AttendedTime`) rounds their sum, not each part. Percents and influences are
- * shown unrounded, as the rows hold them.
+ * seconds, spec 2.14); the columns show whole seconds. The times of a CI or template row (ok,
+ * problem, maintenance, unattended, attended) are rounded together (whole-seconds.ts), so that
+ * the shown parts add up to the range and ok + problem + maintenance to `AttendedTime`; a time
+ * that stands alone (`Duration`, a template's `MaxDownTime`) is `Math.round(ms / 1000)`.
+ * Percents and influences are shown unrounded, as the rows hold them.
  *
  * Dates: `dd.MM.yyyy HH:mm` (seconds truncated) in one IANA time zone chosen by the caller,
  * `UTC` by default; a problem that has not ended has an empty `End`.
  */
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
 import { toWallClockMs, utcToLocal } from '../time-zone.js';
+import { type WholeSeconds, wholeSeconds } from '../whole-seconds.js';
 
 interface ColumnBase {
   header: string;
@@ -37,8 +40,16 @@ export interface DateColumn<R> extends ColumnBase {
 export type ExportColumn<R> = StringColumn<R> | NumberColumn<R> | DateColumn<R>;
 export type CellType = ExportColumn<unknown>['type'];
 
-/** Milliseconds to whole seconds, half up. */
+/** Milliseconds to whole seconds, half up: for a time that is not part of a sum the export shows. */
 export const toSeconds = (ms: number): number => Math.round(ms / 1000);
+
+/** A CI row's times in whole seconds that add up (spec 2.14 time objects hold milliseconds). */
+export const ciRowSeconds = (r: SlaCiRowModel): WholeSeconds =>
+  wholeSeconds({ okMs: r.okTime.value, problemMs: r.problemTime.value, maintenanceMs: r.maintenanceTime.value, unattendedMs: r.unattendedTime.value });
+
+/** A template row's times in whole seconds that add up (spec 2.16: milliseconds in the row). */
+export const templateRowSeconds = (r: SlaTemplateRowModel): WholeSeconds =>
+  wholeSeconds({ okMs: r.okTime, problemMs: r.problemTime, maintenanceMs: r.maintenanceTime, unattendedMs: r.unattendedTime });
 
 /** The separator of multi-valued cells: a bare comma, so a reader can split without trimming. */
 export const joinList = (items: readonly string[]): string => items.join(',');
@@ -83,13 +94,13 @@ export const ciColumns: ReadonlyArray<ExportColumn<SlaCiRowModel>> = [
   str('ConfigItemType', 20, (r) => r.configItem.configItemType.name),
   num('Influence', 10, (r) => r.configItem.influence.value),
   num('ServiceAvailability', 19, (r) => r.serviceAvailability),
-  num('ServiceAvailabilityTime', 23, (r) => toSeconds(r.okTime.value)),
+  num('ServiceAvailabilityTime', 23, (r) => ciRowSeconds(r).ok),
   num('ProblemTimePercent', 19, (r) => r.problemTime.percent),
-  num('ProblemTime', 12, (r) => toSeconds(r.problemTime.value)),
+  num('ProblemTime', 12, (r) => ciRowSeconds(r).problem),
   // Working time = total − unattended = ok + problem + maintenance (DESIGN §9).
-  num('AttendedTime', 13, (r) => toSeconds(r.okTime.value + r.problemTime.value + r.maintenanceTime.value)),
-  num('UnattendedTime', 15, (r) => toSeconds(r.unattendedTime.value)),
-  num('MaintenanceTime', 16, (r) => toSeconds(r.maintenanceTime.value)),
+  num('AttendedTime', 13, (r) => ciRowSeconds(r).attended),
+  num('UnattendedTime', 15, (r) => ciRowSeconds(r).unattended),
+  num('MaintenanceTime', 16, (r) => ciRowSeconds(r).maintenance),
   ...countColumns<SlaCiRowModel>(),
   num('MaxDownTime', 12, (r) => r.maxDowntime),
 ];
@@ -100,12 +111,13 @@ export const templateColumns: ReadonlyArray<ExportColumn<SlaTemplateRowModel>> =
   num('Weight', 8, (r) => r.weight),
   num('Influence', 10, (r) => r.influence),
   num('ServiceAvailability', 19, (r) => r.serviceAvailability),
-  num('OkTime', 10, (r) => toSeconds(r.okTime)),
+  num('OkTime', 10, (r) => templateRowSeconds(r).ok),
   num('ProblemTimePercent', 19, (r) => r.problemTimePercent),
-  num('ProblemTime', 12, (r) => toSeconds(r.problemTime)),
-  num('AttendedTime', 13, (r) => toSeconds(r.attendedTime)),
-  num('UnattendedTime', 15, (r) => toSeconds(r.unattendedTime)),
-  num('MaintenanceTime', 16, (r) => toSeconds(r.maintenanceTime)),
+  num('ProblemTime', 12, (r) => templateRowSeconds(r).problem),
+  // attendedTime = ok + problem + maintenance in the row (multi-template.ts): the same sum here.
+  num('AttendedTime', 13, (r) => templateRowSeconds(r).attended),
+  num('UnattendedTime', 15, (r) => templateRowSeconds(r).unattended),
+  num('MaintenanceTime', 16, (r) => templateRowSeconds(r).maintenance),
   ...countColumns<SlaTemplateRowModel>(),
   num('MaxDownTime', 12, (r) => toSeconds(r.maxDownTime)),
 ];

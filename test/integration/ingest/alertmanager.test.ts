@@ -143,6 +143,33 @@ t.test('an alert without a usable date is dated by its receipt, never by year 00
   }
 });
 
+t.test('a date out of 1900–2299 or malformed: dated by receipt, and the log says which with the message stream-data gives (issue #37)', async (t) => {
+  const s = await newStream();
+  const at = tick();
+  const logged = p.logs.length;
+  const alerts = [alert('firing', 'Year2400', '2400-01-01T00:00:00Z', ZERO_TIME), alert('resolved', 'Malformed', '2026-11-21T08:00:00Z', '21.11.2026 10:00')];
+  const answer = await notify(s.key, webhook(alerts));
+  t.equal(answer.status, 200, 'not refused: Alertmanager would drop the whole notification');
+  t.strictSame(answer.body, { accepted: 2 });
+  const rows = await events(s.id);
+  t.strictSame(
+    rows.map((r) => [JSON.parse(r.payload).labels.alertname, r.ts, '@timestamp' in JSON.parse(r.payload)]),
+    [
+      ['Year2400', chTime(at), false],
+      ['Malformed', chTime(at), false],
+    ],
+  );
+  const warnings = p.logs
+    .slice(logged)
+    .flatMap((line) => line.split('\n'))
+    .filter((line) => line.includes('alert dated by its receipt'))
+    .map((line) => JSON.parse(line).reason);
+  t.strictSame(warnings, [
+    'startsAt is outside the years 1900 to 2299 (UTC) that event dates can take: "2400-01-01T00:00:00Z"',
+    'endsAt is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T10:00:00Z): "21.11.2026 10:00"',
+  ]);
+});
+
 t.test('an empty alerts array answers {"accepted":0} and stores nothing', async (t) => {
   const s = await newStream();
   const answer = await notify(s.key, webhook([]));

@@ -179,6 +179,34 @@ t.test('a bad document among good ones: its item is 400 and it alone is not stor
   t.strictSame(await payloads(s.id), [{ n: 1 }, { n: 2 }]);
 });
 
+t.test('@timestamp out of 1900–2299 or malformed: a 400 item saying which, the message stream-data gives (issue #37)', async (t) => {
+  const s = await newStream();
+  const body = ndjson(
+    { create: { _id: 'year-2400' } },
+    { '@timestamp': '2400-01-01T00:00:00Z', n: 1 },
+    { index: { _id: 'malformed' } },
+    { '@timestamp': '21.11.2026 10:00', n: 2 },
+    { index: { _id: 'good' } },
+    { '@timestamp': '2026-11-21T10:00:00Z', n: 3 },
+  );
+  const answer = await bulk(s.key, body);
+  t.equal(answer.status, 200);
+  t.equal(answer.body.errors, true);
+  const [year2400, malformed, good] = answer.body.items.map((i: any) => Object.values(i)[0]);
+  t.strictSame(year2400.error, {
+    type: 'mapper_parsing_exception',
+    reason: '@timestamp is outside the years 1900 to 2299 (UTC) that event dates can take: "2400-01-01T00:00:00Z"',
+  });
+  t.strictSame(malformed.error, {
+    type: 'mapper_parsing_exception',
+    reason: '@timestamp is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T10:00:00Z): "21.11.2026 10:00"',
+  });
+  t.equal(year2400.status, 400);
+  t.equal(malformed.status, 400);
+  t.equal(good.status, 201);
+  t.strictSame(await payloads(s.id), [{ '@timestamp': '2026-11-21T10:00:00Z', n: 3 }], 'only the good document is stored');
+});
+
 t.test('a body that is not bulk NDJSON is refused whole (400 naming the line) and stores nothing', async (t) => {
   const s = await newStream();
   const cases: Array<[string, RegExp]> = [

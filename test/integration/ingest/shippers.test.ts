@@ -149,15 +149,15 @@ t.test('an encoding the server cannot decode is a 415; bytes that are not what t
 
 t.test("a day that does not exist, or a year out of the event table's range, is a 400 naming the line; nothing stored", async (t) => {
   const s = await newStream();
-  for (const [ts, line] of [
-    ['2026-02-30T00:00:00Z', 2],
-    ['0000-01-01T00:00:00Z', 3],
+  for (const [ts, line, what] of [
+    ['2026-02-30T00:00:00Z', 2, 'names a day that does not exist'],
+    ['0000-01-01T00:00:00Z', 3, 'is outside the years 1900 to 2299 (UTC) that event dates can take'],
   ] as const) {
     const lines = ['{"n":1,"@timestamp":"2026-02-28T00:00:00Z"}', '{"n":2}', '{"n":3}'];
     lines[line - 1] = JSON.stringify({ n: line, '@timestamp': ts });
     const answer = await post(s.key, 'application/x-ndjson', lines.join('\n'));
     t.equal(answer.status, 400, ts);
-    t.match(answer.body.detail, new RegExp(`^Line ${line}: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299`), ts);
+    t.equal(answer.body.detail, `Line ${line}: @timestamp ${what}: "${ts}"`, ts);
   }
   t.equal(await rowCount('events', s.id), 0);
 });

@@ -236,6 +236,24 @@ t.test('400 for data that fails validation for each declared type, and nothing i
   t.equal((await deadLetters(s.id)).length, 0);
 });
 
+t.test('@timestamp out of 1900–2299 or malformed: 400 saying which, JSON and NDJSON, the same message as _bulk (issue #37)', async (t) => {
+  const s = await createStream();
+  const outside = '@timestamp is outside the years 1900 to 2299 (UTC) that event dates can take: "2400-01-01T00:00:00Z"';
+  const malformed = '@timestamp is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T10:00:00Z): "21.11.2026 10:00"';
+  const cases: Array<[string, string, string]> = [
+    ['application/json', '{"host":"db-1","@timestamp":"2400-01-01T00:00:00Z"}', outside],
+    ['application/json', '{"host":"db-1","@timestamp":"21.11.2026 10:00"}', malformed],
+    ['application/x-ndjson', '{"host":"db-1"}\n{"host":"db-2","@timestamp":"2400-01-01T00:00:00Z"}\n', `Line 2: ${outside}`],
+    ['application/x-ndjson', '{"host":"db-1"}\n{"host":"db-2","@timestamp":"21.11.2026 10:00"}\n', `Line 2: ${malformed}`],
+  ];
+  for (const [type, body, detail] of cases) {
+    const answer = await post(s.key, type, body);
+    t.equal(answer.status, 400, `${type}: ${body}`);
+    t.equal(answer.body?.detail, detail);
+  }
+  t.equal((await events(s.id)).length, 0, 'nothing stored');
+});
+
 t.test('a mixed NDJSON body with one bad line is refused whole and stores nothing', async (t) => {
   const s = await createStream();
   const before = await countAll();

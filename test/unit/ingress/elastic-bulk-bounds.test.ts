@@ -27,7 +27,7 @@ t.test('the answer from templates is what the items as objects would serialise t
           _index: 'default',
           _id: 'gen-4',
           status: 400,
-          error: { type: 'mapper_parsing_exception', reason: 'failed to parse field [@timestamp]: "yesterday" is not an ISO 8601 date-time' },
+          error: { type: 'mapper_parsing_exception', reason: '@timestamp is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T10:00:00Z): "yesterday"' },
         },
       },
     ],

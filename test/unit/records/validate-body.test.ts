@@ -84,9 +84,9 @@ t.test('@timestamp: an ISO 8601 date-time is accepted in its forms', async (t) =
 });
 
 t.test('@timestamp: anything else refuses the body with 400', async (t) => {
-  for (const ts of ['2026-11-21', '2026-11-21 10:00:00Z', '2026-11-21T10:00:00', 'yesterday', '2026-13-45T10:00:00Z', 1763719200000, '', null, true, { at: 1 }]) {
+  for (const ts of ['2026-11-21', '2026-11-21 10:00:00Z', '2026-11-21T10:00:00', 'yesterday', 1763719200000, '', null, true, { at: 1 }]) {
     const reason = refused(t, validateBody('application/json', JSON.stringify({ a: 1, '@timestamp': ts })));
-    t.match(reason, /@timestamp is not an ISO 8601 date-time/, JSON.stringify(ts));
+    t.equal(reason, `@timestamp is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T10:00:00Z): ${JSON.stringify(ts)}`, JSON.stringify(ts));
   }
 });
 
@@ -123,7 +123,7 @@ t.test('application/x-ndjson: a pretty-printed object is not NDJSON', async (t) 
 t.test('application/x-ndjson: a bad @timestamp on one line refuses the body naming the line', async (t) => {
   const body = '{"@timestamp":"2026-11-21T10:00:00Z"}\n{"@timestamp":"2026-11-21T10:00:00Z"}\n{"@timestamp":"21.11.2026"}\n';
   const reason = refused(t, validateBody('application/x-ndjson', body));
-  t.match(reason, /^Line 3: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299: "21.11.2026"/);
+  t.equal(reason, 'Line 3: @timestamp is not an ISO 8601 date-time with a time zone (e.g. 2026-11-21T10:00:00Z): "21.11.2026"');
 });
 
 t.test('text/xml: a well-formed document is one record, carried as a JSON string', async (t) => {
@@ -216,25 +216,28 @@ t.test('a slice of a line-framed body names lines of the whole body', async (t) 
   t.match(refused(t, validateBody('application/x-ndjson', '{}\n{bad', 'body', 1001)), /^Line 1002 /);
 });
 
-t.test('@timestamp: a day that does not exist, or a year the event table cannot hold, refuses the body', async (t) => {
-  for (const ts of [
-    '2026-02-30T00:00:00Z',
-    '2025-02-29T00:00:00Z',
-    '1900-02-29T00:00:00Z',
-    '2026-04-31T00:00:00Z',
-    '0000-01-01T00:00:00Z',
-    '1899-12-31T23:59:59Z',
-    '2300-01-01T00:00:00Z',
-    '2026-11-21T24:00:00Z',
-    '2026-11-21T10:60:00Z',
-    '2026-11-21T10:00:60Z',
-    '2026-11-21T10:00:00+25:00',
-  ]) {
-    t.match(
-      refused(t, validateBody('application/x-ndjson', `{}\n${JSON.stringify({ '@timestamp': ts })}`)),
-      /^Line 2: @timestamp is not an ISO 8601 date-time of a real day between 1900 and 2299/,
-      ts,
-    );
+t.test('@timestamp: a day that does not exist, or a year the event table cannot hold, refuses the body saying which', async (t) => {
+  const noDay = 'names a day that does not exist';
+  const noTime = 'has an hour, minute, second or zone offset out of range';
+  const outside = 'is outside the years 1900 to 2299 (UTC) that event dates can take';
+  const cases: Array<[string, string]> = [
+    ['2026-02-30T00:00:00Z', noDay],
+    ['2025-02-29T00:00:00Z', noDay],
+    ['1900-02-29T00:00:00Z', noDay],
+    ['2026-04-31T00:00:00Z', noDay],
+    ['2026-13-45T10:00:00Z', noDay],
+    ['0000-01-01T00:00:00Z', outside],
+    ['1899-12-31T23:59:59Z', outside],
+    ['2300-01-01T00:00:00Z', outside],
+    ['2400-01-01T00:00:00Z', outside],
+    ['2299-12-31T23:00:00-05:00', outside],
+    ['2026-11-21T24:00:00Z', noTime],
+    ['2026-11-21T10:60:00Z', noTime],
+    ['2026-11-21T10:00:60Z', noTime],
+    ['2026-11-21T10:00:00+25:00', noTime],
+  ];
+  for (const [ts, what] of cases) {
+    t.equal(refused(t, validateBody('application/x-ndjson', `{}\n${JSON.stringify({ '@timestamp': ts })}`)), `Line 2: @timestamp ${what}: "${ts}"`, ts);
   }
   for (const ts of ['2024-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '1900-01-01T00:00:00Z', '2299-12-31T23:59:59.999Z', '2026-12-31T23:59:59+14:00']) {
     accepted(t, validateBody('application/json', JSON.stringify({ '@timestamp': ts })));
