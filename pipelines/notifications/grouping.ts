@@ -45,6 +45,11 @@ export interface GroupingState {
 /** A message to one receiver. */
 export interface RoutedMessage extends NotificationMessage {
   receiverId: number;
+  /**
+   * Made by a group (a policy with a window): it may list several problems, so it keeps its
+   * order with the other messages of its (policy, receiver), not with its first problem's.
+   */
+  grouped?: true;
 }
 
 export interface GroupingOutcome {
@@ -64,7 +69,7 @@ export function deliveryId(policyId: number, receiverId: number, eventIds: reado
     .slice(0, 32)}`;
 }
 
-const messageOf = (policyId: number, receiverId: number, events: NotificationEvent[]): RoutedMessage => ({
+const messageOf = (policyId: number, receiverId: number, events: NotificationEvent[], grouped: boolean): RoutedMessage => ({
   deliveryId: deliveryId(
     policyId,
     receiverId,
@@ -73,6 +78,7 @@ const messageOf = (policyId: number, receiverId: number, events: NotificationEve
   policyId,
   receiverId,
   events,
+  ...(grouped ? { grouped: true as const } : {}),
 });
 
 const groupKey = (policyId: number, receiverId: number): string => `${policyId}:${receiverId}`;
@@ -97,7 +103,7 @@ export function flushGroups(state: GroupingState, now: number): GroupingOutcome 
   if (due.length === 0) return { state, messages: [] };
   let groups = state.groups;
   for (const [key] of due) groups = without(groups, key);
-  return { state: { groups }, messages: due.map(([, g]) => messageOf(g.policyId, g.receiverId, g.events)) };
+  return { state: { groups }, messages: due.map(([, g]) => messageOf(g.policyId, g.receiverId, g.events, true)) };
 }
 
 /** Adds one event for one (policy, receiver) at `now`; hands over what is due on that pair. */
@@ -107,15 +113,16 @@ export function addToGroup(state: GroupingState, target: GroupTarget, event: Not
   let groups = state.groups;
   let open = groups[key];
   if (open && open.closesAt <= now) {
-    messages.push(messageOf(open.policyId, open.receiverId, open.events));
+    messages.push(messageOf(open.policyId, open.receiverId, open.events, true));
     groups = without(groups, key);
     open = undefined;
   }
   if (open?.events.some((e) => e.id === event.id)) return { state: { groups }, messages };
-  if (target.windowSeconds <= 0) return { state: { groups }, messages: [...messages, messageOf(target.policyId, target.receiverId, [event])] };
+  if (target.windowSeconds <= 0) return { state: { groups }, messages: [...messages, messageOf(target.policyId, target.receiverId, [event], false)] };
   const group: OpenGroup = open
     ? { ...open, events: [...open.events, event] }
     : { policyId: target.policyId, receiverId: target.receiverId, firstAt: now, closesAt: now + target.windowSeconds * 1000, events: [event] };
-  if (group.events.length >= maxEvents) return { state: { groups: without(groups, key) }, messages: [...messages, messageOf(group.policyId, group.receiverId, group.events)] };
+  if (group.events.length >= maxEvents)
+    return { state: { groups: without(groups, key) }, messages: [...messages, messageOf(group.policyId, group.receiverId, group.events, true)] };
   return { state: { groups: { ...groups, [key]: group } }, messages };
 }

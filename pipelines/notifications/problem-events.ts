@@ -7,7 +7,8 @@
  *   acknowledgement);
  * - `resolved` → `problem.resolved`: `resolvedBy` is `hand` when an operator's action made it
  *   (the change carries the action's id), `record` when a resolving record or the close sweep did;
- * - every other change (`updated`, `commented`, `removed`) is no event.
+ * - every other change (`updated`, `commented`, `removed`) is no event;
+ * - an `opened` whose row has already ended is both (problemEventsOf).
  *
  * The event's id is derived from (problem id, kind, row version): the same change read twice
  * (a feed read again after a restart, two dispatchers) gives the same id, which is the bus
@@ -100,4 +101,18 @@ export function problemEventOf(change: ProblemChange, ciName: (ciId: number) => 
     default:
       return null;
   }
+}
+
+/**
+ * The events a change makes. A problem opened and resolved within one step of the problem stage
+ * (its opening and resolving records read together) is one `opened` change whose row already has
+ * its end: it makes the `problem.opened` (the problem as it opened) and the `problem.resolved`,
+ * so a receiver told it opened is told it ended.
+ */
+export function problemEventsOf(change: ProblemChange, ciName: (ciId: number) => string | undefined, now: number): ProblemEvent[] {
+  const event = problemEventOf(change, ciName, now);
+  if (!event) return [];
+  if (event.kind !== 'problem.opened' || event.problem.dateEnd === null) return [event];
+  const resolved = problemEventOf({ kind: 'resolved', row: change.row }, ciName, now)!;
+  return [{ ...event, problem: { ...event.problem, dateEnd: null } }, resolved];
 }

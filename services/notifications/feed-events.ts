@@ -8,7 +8,7 @@
  * retention, stores each event once. Nothing is lost while the feed still holds it (ten minutes);
  * a publish the bus refuses is tried again, in order, until it is taken or the reader stops.
  */
-import { problemEventOf } from '../../pipelines/notifications/problem-events.js';
+import { problemEventsOf } from '../../pipelines/notifications/problem-events.js';
 import { decodeChanges } from '../../pipelines/problems/problem-changes.js';
 import type { Bus, FeedMessage, FeedTail } from '../runtime/adapters/bus/bus.port.js';
 import { PROBLEM_CHANGES_FEED } from '../runtime/bus-streams.js';
@@ -55,8 +55,7 @@ export async function startFeedEvents(deps: FeedEventsDeps): Promise<FeedEvents>
     let envelopes: Envelope[];
     try {
       envelopes = decodeChanges(message.data)
-        .changes.map((change) => problemEventOf(change, deps.ciName, deps.now()))
-        .filter((event) => event !== null)
+        .changes.flatMap((change) => problemEventsOf(change, deps.ciName, deps.now()))
         .map((event) => ({ type: 'event', event, at: deps.now() }));
     } catch (err) {
       log.error({ err, seq: message.seq }, 'a problem change message could not be read; skipped');

@@ -6,9 +6,10 @@
  *   when it was made, from which its maximum age counts (msgId: its deliveryId, the webhook-id;
  *   a replay asked through the API: the deliveryId and the replay's id).
  *
- * Partitions of deliveries: a delivery goes to its (receiver, problem)'s, so a receiver that
- * keeps failing holds back only the partitions it hashes to, and the messages of one problem to
- * one receiver stay in order.
+ * Partitions of deliveries: a message of one event goes to its (receiver, problem)'s, so a
+ * receiver that keeps failing holds back only the partitions it hashes to, and the messages of
+ * one problem to one receiver stay in order; a group (a policy with a window, listing several
+ * problems) to its (receiver, policy)'s, where every group of that policy goes, in order.
  */
 import { createHash } from 'node:crypto';
 import type { RoutedMessage } from '../../pipelines/notifications/grouping.js';
@@ -55,8 +56,10 @@ export function partitionOf(key: string, partitions: number = NOTIFY_PARTITIONS)
 }
 
 export function partitionOfDelivery(envelope: DeliveryEnvelope, partitions: number = NOTIFY_PARTITIONS): number {
-  const first = envelope.message.events[0];
-  return partitionOf(`${envelope.message.receiverId}|${first ? orderKeyOf(first) : ''}`, partitions);
+  const { message } = envelope;
+  if (message.grouped) return partitionOf(`${message.receiverId}|policy:${message.policyId}`, partitions);
+  const first = message.events[0];
+  return partitionOf(`${message.receiverId}|${first ? orderKeyOf(first) : ''}`, partitions);
 }
 
 /** Where the envelope goes on the stream. */

@@ -89,7 +89,8 @@ t.test('made through the admin API: delivered, logged per attempt, and replayed 
 
   const log = `${RECEIVERS}/${receiver.body.id}/deliveries`;
   await wait('both attempts logged', async () => (await k.api('GET', log)).body.items.length === 2);
-  const items = (await k.api('GET', log)).body.items;
+  // Newest first by time, then by id: both attempts may share one instant (the clock stands still).
+  const items = (await k.api('GET', log)).body.items.sort((a: { attempt: number }, b: { attempt: number }) => b.attempt - a.attempt);
   t.match(items, [
     { deliveryId: webhookId, policyId: policy.body.id, attempt: 2, status: 'delivered', statusCode: 200, eventKinds: ['problem.opened'], error: null },
     { deliveryId: webhookId, policyId: policy.body.id, attempt: 1, status: 'retrying', statusCode: 500 },

@@ -158,3 +158,19 @@ t.test('nextFlushAt: when the earliest open group closes', async (t) => {
   ]);
   t.equal(nextFlushAt(state), at(30));
 });
+
+t.test('a message made by a group says so (it keeps its order with its policy’s other groups); one sent alone does not', async (t) => {
+  const event = (id: string): NotificationEvent => ({
+    id,
+    time: new Date(T0).toISOString(),
+    kind: 'problem.flapping',
+    trigger: { id: 1, name: 't' },
+    configItem: { id: 1, name: 'c' },
+    transitions: 6,
+    windowSeconds: 600,
+  });
+  const alone = addToGroup(emptyGrouping(), { policyId: 1, receiverId: 2, windowSeconds: 0 }, event('a'), T0);
+  t.equal(alone.messages[0]?.grouped, undefined);
+  const opened = addToGroup(emptyGrouping(), { policyId: 1, receiverId: 2, windowSeconds: 30 }, event('b'), T0);
+  t.equal(flushGroups(opened.state, T0 + 30_000).messages[0]?.grouped, true);
+});

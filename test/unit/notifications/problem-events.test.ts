@@ -1,6 +1,6 @@
 /** problem-events.ts: which changes are events, and their stable ids. */
 import t from 'tap';
-import { problemEventId, problemEventOf } from '../../../pipelines/notifications/problem-events.js';
+import { problemEventId, problemEventOf, problemEventsOf } from '../../../pipelines/notifications/problem-events.js';
 import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 
 const row: ProblemRow = {
@@ -60,4 +60,18 @@ t.test('the id is the same for the same change, another for another version or k
   t.equal(problemEventOf({ kind: 'opened', row }, names, now)?.id, problemEventOf({ kind: 'opened', row }, names, now + 1)?.id);
   t.not(problemEventId(row.id, 'problem.opened', 5), problemEventId(row.id, 'problem.opened', 6));
   t.not(problemEventId(row.id, 'problem.opened', 5), problemEventId(row.id, 'problem.resolved', 5));
+});
+
+t.test('a problem opened and resolved in one step (one opened change, its row ended): opened, then resolved', async (t) => {
+  const folded = { ...row, date_end: '2026-03-02 08:00:02.000' };
+  const events = problemEventsOf({ kind: 'opened', row: folded }, names, now);
+  t.same(
+    events.map((e) => e.kind),
+    ['problem.opened', 'problem.resolved'],
+  );
+  t.equal(events[0]!.problem.dateEnd, null, 'the opened tells the problem as it opened');
+  t.match(events[1], { resolvedBy: 'record', time: '2026-03-02T08:00:02.000Z', problem: { dateEnd: '2026-03-02T08:00:02.000Z' } });
+  t.not(events[0]!.id, events[1]!.id);
+  t.same(problemEventsOf({ kind: 'opened', row }, names, now), [problemEventOf({ kind: 'opened', row }, names, now)], 'an open one: the opened alone');
+  t.same(problemEventsOf({ kind: 'commented', row }, names, now), []);
 });
