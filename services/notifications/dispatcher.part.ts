@@ -21,6 +21,8 @@
  * A tick each second sends what routing has due (groups closing, repeats, flapping keys
  * settling), what the maintenance and SLA sources tell, and the replays asked through the API.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { createRouter, type Router } from '../../pipelines/notifications/index.js';
 import { DEFAULT_MAX_AGE_MS, type DeliveryVerdict, judgeAttempt } from '../../pipelines/notifications/delivery-outcome.js';
 import type { Part, PlatformContext } from '../platform.js';
@@ -96,6 +98,8 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     { analytics: ctx.engines.analytics, metrics: ctx.metrics, logger: ctx.logger, now: ctx.now },
   );
   const stopping = new AbortController();
+  // Connections kept open between messages, a few per receiver host (its partitions send at once).
+  const agents = { http: new http.Agent({ keepAlive: true, maxSockets: NOTIFY_PARTITIONS }), https: new https.Agent({ keepAlive: true, maxSockets: NOTIFY_PARTITIONS }) };
   await bus.ensureStream(NOTIFICATIONS_STREAM);
 
   const publishOne = (envelope: Envelope) => bus.publish(subjectOf(envelope), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: PUBLISH_TIMEOUT_MS });
@@ -147,6 +151,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
       now: ctx.now(),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       signal: stopping.signal,
+      agents,
     });
     const verdict = judgeAttempt(attempt.result, {
       attempt: bus.deliveryCount,
@@ -264,6 +269,8 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     await Promise.all(consumers.map((c) => c.stop()));
     await sources.stop();
     await deliveries.close();
+    agents.http.destroy();
+    agents.https.destroy();
   };
 }
 

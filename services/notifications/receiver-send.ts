@@ -20,10 +20,12 @@ import type { NotificationMessage } from '../../schemas/notification-events.sche
 import type { ReceiverRecord } from '../control-plane/notifications/notifications.types.js';
 import { isAppError } from '../runtime/errors.js';
 import type { AddressPolicy } from '../runtime/outbound/address-policy.js';
-import { resolveForSend, send } from '../runtime/outbound/outbound-client.js';
+import { resolveForSend, send, type SendOptions } from '../runtime/outbound/outbound-client.js';
 
 export interface SendContext {
   policy: AddressPolicy;
+  /** Keep-alive pools: one connection per message would cost a TCP (and TLS) handshake each. */
+  agents?: SendOptions['agents'];
   consoleUrl: string;
   now: number;
   timeoutMs: number;
@@ -64,7 +66,12 @@ async function sendHttp(requests: OutboundRequest[], ctx: SendContext): Promise<
   let last: Attempt = { result: { kind: 'answer', status: 204, retryAfter: undefined }, statusCode: null, latencyMs: null };
   for (const request of requests) {
     try {
-      const response = await send(request, { policy: ctx.policy, timeoutMs: ctx.timeoutMs, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const response = await send(request, {
+        policy: ctx.policy,
+        timeoutMs: ctx.timeoutMs,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(ctx.agents ? { agents: ctx.agents } : {}),
+      });
       const retryAfter = response.headers['retry-after'];
       last = {
         result: { kind: 'answer', status: response.status, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter },
