@@ -1,8 +1,10 @@
 /**
  * Maintenance modes as calendar events (issue #17), for pipelines/maintenance/calendar-ics.ts.
  * One event per mode: a recurring mode is one event with its rule, so a client shows the series
- * as the mode's own rule says, in its time zone; a canceled mode stays in the feed, marked
- * cancelled, so clients that saw it remove it instead of keeping a stale copy.
+ * as the mode's own rule says, in its time zone (the renderer adds the nights a daylight-saving
+ * change makes readers place otherwise, with the platform's times: calendar-series.ts, issue
+ * #37); a canceled mode stays in the feed, marked cancelled, so clients that saw it remove it
+ * instead of keeping a stale copy.
  */
 import type { CalendarEvent } from '../../../pipelines/maintenance/calendar-ics.js';
 import { type MaintenanceRecord, modeEnd, type ScopeEntryRecord } from './maintenance.types.js';
