@@ -6,6 +6,7 @@
 import type { Test } from 'tap';
 import type { LookupAddress } from 'node:dns';
 import { createApiPart } from '../../../services/api/api.part.js';
+import { allPartNames } from '../../../services/parts.js';
 import type { Answer } from '../../support/http.js';
 import { ADMIN_API, Kit, type User } from '../cmdb/cmdb-kit.js';
 
@@ -32,8 +33,12 @@ async function resolveHost(hostname: string): Promise<readonly LookupAddress[]> 
 }
 
 export class NotificationsKit extends Kit {
+  /**
+   * The admin model's tests: no dispatcher runs, so what they record (replays) stays as recorded
+   * (the dispatcher's tests start one: dispatch, admin-dispatch, receiver-outage).
+   */
   startWithDns(): Promise<void> {
-    return this.start(undefined, { replace: [createApiPart({ resolveHost })] });
+    return this.start(undefined, { parts: allPartNames.filter((p) => p !== 'notifications'), replace: [createApiPart({ resolveHost })] });
   }
 
   /** A user with `roles` in `workGroupIds`, with a token. */
