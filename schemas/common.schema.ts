@@ -5,6 +5,14 @@ export const Id = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })
 /** ISO 8601 date-time with an explicit offset (Z or ±hh:mm). */
 export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$';
 export const DateTime = Type.String({ pattern: DATE_TIME_PATTERN, description: 'ISO 8601 date-time with offset' });
+
+/**
+ * Patterns said in words (issue #37): a 400 names the form a value must take, not the regular
+ * expression it failed (services/runtime/http/field-errors.ts).
+ */
+export const PATTERN_RULES: ReadonlyMap<string, string> = new Map([
+  [DATE_TIME_PATTERN, 'must be an ISO 8601 date-time with an offset (Z or ±hh:mm), e.g. 2030-01-31T00:00:00Z or 2030-01-31T09:30:00+01:00'],
+]);
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
 
 /**

@@ -13,6 +13,12 @@ export const ProblemSchema = Type.Object(
         description: 'Validation failures, one per offending field',
       }),
     ),
+    right: Type.Optional(Type.String({ description: 'A 403 for a missing platform right: the right the request needs (auth.right_missing)' })),
+    roles: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'With `right`: the roles that grant it, narrowest first; a user holding one of them may make the request',
+      }),
+    ),
   },
   { $id: 'Problem' },
 );

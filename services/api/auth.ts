@@ -12,11 +12,12 @@
  * DELETE) also needs the session's CSRF proof in `X-CSRF-Token`.
  */
 
+import type { IdentitySlice } from '../control-plane/identity/identity.slice.js';
 import type { TokenRecord, UserRecord } from '../control-plane/identity/identity.types.js';
 import { sameDigest, sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../control-plane/slices.js';
-import { fail } from '../runtime/errors.js';
+import { type AppError, fail } from '../runtime/errors.js';
 import type { Method, Request } from '../runtime/http/route.js';
 import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './console/sessions.js';
 
@@ -40,8 +41,8 @@ export type Authenticate = (request: Request) => void | Promise<void>;
 export interface Authenticator {
   /** Sets `request.auth` to the Principal, or throws (rejects) 401; 403 for a change without the CSRF proof. */
   authenticate: Authenticate;
-  /** Authenticates, then requires a platform right (403 without it). */
-  requireRight(right: string): Authenticate;
+  /** Authenticates, then requires a platform right, or one of `alternatives` (403 without: rightMissing). */
+  requireRight(right: string, alternatives?: readonly string[]): Authenticate;
   /** As `authenticate`, by the session cookie only (the session endpoint). */
   authenticateSession(request: Request): Promise<void>;
   /** The Principal a personal token stands for (signing in), or 401 with the reason. */
@@ -104,10 +105,13 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
 
   return {
     authenticate,
-    requireRight: (right) => (request) =>
-      afterAuthentication(authenticate(request), () => {
-        if (!principal(request).rights.has(right)) throw fail('auth.right_missing', { right });
-      }),
+    requireRight:
+      (right, alternatives = []) =>
+      (request) =>
+        afterAuthentication(authenticate(request), () => {
+          const { rights } = principal(request);
+          if (!rights.has(right) && !alternatives.some((a) => rights.has(a))) throw rightMissing(deps.model.slices.identity, right, alternatives);
+        }),
     authenticateSession: async (request) => {
       const secret = sessionSecretOf(request.headers['cookie']);
       if (secret === undefined) throw fail('session.none');
@@ -118,3 +122,14 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
 }
 
 export const principal = (request: Request): Principal => request.auth as Principal;
+
+/**
+ * The 403 of a caller without `right` (issue #37): it names the roles that grant it (or one of
+ * `alternatives`, such as base-system.admin where that also lets the request through), narrowest
+ * first, in the message and as the `right` and `roles` members, so the caller knows what to ask for.
+ */
+export function rightMissing(identity: IdentitySlice, right: string, alternatives: readonly string[] = []): AppError {
+  const roles = identity.rolesGranting([right, ...alternatives]);
+  const named = roles.length === 0 ? '(none yet: an administrator must create one)' : roles.length === 1 ? roles[0]! : `${roles.slice(0, -1).join(', ')} or ${roles.at(-1)!}`;
+  return fail('auth.right_missing', { right, roles: named }).withMembers({ right, roles });
+}

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { baseUrlProblem } from './client.js';
 import { commandHelp, GLOBAL_OPTIONS, nounHelp, topHelp } from './help.js';
 import type { CommandInput, CommandSpec, NounSpec, OptionSpec, OptionValue } from './spec.js';
+import { didYouMean } from './suggest.js';
 
 export interface Globals {
   json: boolean;
@@ -50,7 +51,11 @@ export function parseCommandLine(argv: readonly string[], nouns: readonly NounSp
     return help ? { kind: 'help', text: topHelp(nouns) } : { kind: 'usage', message: 'missing command', help: topHelp(nouns) };
   }
   const noun = nouns.find((n) => n.name === first.word);
-  if (!noun) return { kind: 'usage', message: `unknown command ${quote(first.word)}`, help: topHelp(nouns) };
+  if (!noun) {
+    const names = nouns.map((n) => n.name);
+    const hint = didYouMean(first.word, names);
+    return { kind: 'usage', message: `unknown command ${quote(first.word)}${hint}`, help: hint ? 'Run "ops --help" for every command.' : topHelp(nouns) };
+  }
 
   let command: CommandSpec | undefined;
   let rest = first.rest;
@@ -63,7 +68,15 @@ export function parseCommandLine(argv: readonly string[], nouns: readonly NounSp
       return help ? { kind: 'help', text: nounHelp(noun) } : { kind: 'usage', message: `missing subcommand for "${noun.name}"`, help: nounHelp(noun) };
     }
     command = noun.commands.find((c) => c.verb === second.word);
-    if (!command) return { kind: 'usage', message: `unknown subcommand ${quote(`${noun.name} ${second.word}`)}`, help: nounHelp(noun) };
+    if (!command) {
+      const verbs = noun.commands.flatMap((c) => (c.verb ? [c.verb] : []));
+      const hint = didYouMean(second.word, verbs, (verb) => quote(`${noun.name} ${verb}`));
+      return {
+        kind: 'usage',
+        message: `unknown subcommand ${quote(`${noun.name} ${second.word}`)}${hint}`,
+        help: hint ? `Run "ops ${noun.name} --help" for its subcommands.` : nounHelp(noun),
+      };
+    }
     rest = second.rest;
   }
   if (help) return { kind: 'help', text: commandHelp(noun, command) };
@@ -85,7 +98,7 @@ function parseRest(rest: string[], command: CommandSpec): { input: CommandInput;
     if (token.kind !== 'option') continue;
     const spec = Object.hasOwn(all, token.name) ? all[token.name] : undefined;
     const name = `--${token.name}`;
-    if (!spec) return `unknown option ${token.rawName}`;
+    if (!spec) return `unknown option ${token.rawName}${token.rawName.startsWith('--') ? didYouMean(token.name, Object.keys(all), (name) => `--${name}`) : ''}`;
     if (spec.type === 'boolean' && token.value !== undefined) return `option ${name} takes no value`;
     if (spec.type === 'string') {
       if (token.value === undefined) return `option ${name} needs a value`;

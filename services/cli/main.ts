@@ -20,6 +20,8 @@ export interface Io {
   readBytes?: (path: string) => Promise<Uint8Array>;
   /** Ends a command that runs until interrupted (events tail); by default SIGINT does. */
   interrupt?: AbortSignal;
+  /** Defaults to Date.now (for `--expires 30d`). */
+  now?: () => number;
 }
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -48,7 +50,11 @@ export async function run(argv: readonly string[], env: Env, io: Io): Promise<nu
   if (parsed.kind === 'usage') return fail(`${parsed.message}\n\n${parsed.help}`.trimEnd(), EXIT.usage);
   const { noun, command, input, globals } = parsed;
 
-  const prepared = await command.prepare(input, { readFile: io.readFile ?? ((path) => readFile(path, 'utf8')), readBytes: io.readBytes ?? ((path) => readFile(path)) });
+  const prepared = await command.prepare(input, {
+    readFile: io.readFile ?? ((path) => readFile(path, 'utf8')),
+    readBytes: io.readBytes ?? ((path) => readFile(path)),
+    now: io.now ?? Date.now,
+  });
   if (!prepared.ok) return fail(`${prepared.usage}\n\n${commandHelp(noun, command)}`.trimEnd(), EXIT.usage);
 
   const baseUrl = globals.url ?? (env['OPS_URL']?.trim() || DEFAULT_URL);

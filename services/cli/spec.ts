@@ -47,6 +47,8 @@ export interface PrepareDeps {
   readFile: (path: string) => Promise<string>;
   /** Reads a file's bytes (an icon to upload); main.ts gives node:fs. */
   readBytes?: (path: string) => Promise<Uint8Array>;
+  /** The clock, in ms, for a time given from now (`--expires 30d`); main.ts gives Date.now. */
+  now?: () => number;
 }
 
 /** Text for a successful answer: `data` is the parsed JSON body (undefined for 204). */

@@ -63,7 +63,8 @@ export const ERROR_CATALOGUE = {
   'auth.token_revoked': { kind: 'unauthorized', message: 'The token has been revoked' },
   'auth.token_expired': { kind: 'unauthorized', message: 'The token has expired' },
   'auth.user_disabled': { kind: 'unauthorized', message: 'The token belongs to a disabled or deleted user' },
-  'auth.right_missing': { kind: 'forbidden', message: 'This needs the platform right {right}' },
+  // The problem also carries `right` and `roles` (the roles that grant it, narrowest first).
+  'auth.right_missing': { kind: 'forbidden', message: 'This needs the platform right {right}, which comes with the role {roles}; ask an administrator for it' },
 
   // The console's sessions (DESIGN §11): a personal token exchanged for a cookie.
   'session.none': {
@@ -194,6 +195,7 @@ export const ERROR_CATALOGUE = {
   'stream.pending_deletion': { kind: 'conflict', message: 'Stream {id} is pending deletion; it can only be deleted' },
   'stream.pattern_invalid': { kind: 'bad-request', message: 'The text parser pattern is not accepted: it must be RE2 syntax within the pattern limits' },
   'stream.pattern_without_group': { kind: 'bad-request', message: 'The text parser pattern needs at least one named group' },
+  'stream.time_zone_invalid': { kind: 'bad-request', message: 'The syslog parser timeZone {timeZone} is not an IANA time zone (e.g. Europe/Berlin)' },
   'stream_read.range_reversed': { kind: 'bad-request', message: 'from ({from}) must be before to ({to})' },
   'stream_read.range_too_long': { kind: 'bad-request', message: 'from and to are more than {days} days apart; read a longer span in several ranges' },
   'stream_read.filter_invalid': { kind: 'bad-request', message: 'Invalid filter {filter}: {reason}' },

@@ -18,6 +18,9 @@ type Placeholders<S extends string> = S extends `${string}{${infer Name}}${infer
 type MessageOf<C extends ErrorCode> = (typeof ERROR_CATALOGUE)[C]['message'];
 export type ErrorParams<C extends ErrorCode> = { readonly [K in Placeholders<MessageOf<C>>]: string | number };
 
+/** Members a problem may carry beside the standard ones (e.g. a 403's `right` and `roles`). */
+export type ProblemMembers = Partial<Omit<Problem, 'type' | 'title' | 'status' | 'detail' | 'code' | 'errors'>>;
+
 /** Codes whose message names only `{id}`, e.g. the CI rights refusals. */
 export type IdErrorCode = { [C in ErrorCode]: [Placeholders<MessageOf<C>>] extends ['id'] ? C : never }[ErrorCode];
 
@@ -33,6 +36,8 @@ export class AppError extends Error {
     readonly errors?: FieldError[],
     /** Extra response headers (Retry-After, Allow). */
     readonly headers?: Record<string, string>,
+    /** Extension members of the problem body, beside `detail` (machine-readable remedies). */
+    readonly members?: ProblemMembers,
   ) {
     super(detail);
     this.kind = ERROR_CATALOGUE[code].kind;
@@ -40,17 +45,22 @@ export class AppError extends Error {
 
   /** The same error, with field errors (one per offending field). */
   withFields(errors: FieldError[]): AppError {
-    return new AppError(this.code, this.detail, errors, this.headers);
+    return new AppError(this.code, this.detail, errors, this.headers, this.members);
   }
 
   /** The same error, with more response headers. */
   withHeaders(headers: Record<string, string>): AppError {
-    return new AppError(this.code, this.detail, this.errors, { ...this.headers, ...headers });
+    return new AppError(this.code, this.detail, this.errors, { ...this.headers, ...headers }, this.members);
+  }
+
+  /** The same error, with extension members in its problem body. */
+  withMembers(members: ProblemMembers): AppError {
+    return new AppError(this.code, this.detail, this.errors, this.headers, { ...this.members, ...members });
   }
 
   /** The problem body without its status and title, which the HTTP edge adds. */
   toProblem(status: number, title: string): Problem {
-    const problem: Problem = { type: `urn:ops:problem:${this.kind}`, title, status, detail: this.detail, code: this.code };
+    const problem: Problem = { type: `urn:ops:problem:${this.kind}`, title, status, detail: this.detail, code: this.code, ...this.members };
     if (this.errors && this.errors.length > 0) problem.errors = this.errors;
     return problem;
   }

@@ -25,10 +25,9 @@ import { createReceiver, deleteReceiver, draftReceiver, draftReceiverPatch, patc
 import type { NotificationsActor } from '../../control-plane/notifications/notifications.types.js';
 import { outboundTargets } from '../../control-plane/notifications/receiver-input.js';
 import { receiverView } from '../../control-plane/notifications/receiver.view.js';
-import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
-import { afterAuthentication, principal } from '../auth.js';
+import { principal } from '../auth.js';
 import { parseId, problems } from '../route-kit.js';
 
 export const NOTIFICATIONS_PATH = `${ADMIN_PREFIX}/notifications`;
@@ -36,11 +35,7 @@ export const RECEIVERS_PATH = `${NOTIFICATIONS_PATH}/receivers`;
 
 /** Authenticates, then requires `base-system.admin` or `base-system.notifications.write` (403 without). */
 export function notificationsAuth(deps: ApiDeps): (request: Request) => void | Promise<void> {
-  return (request) =>
-    afterAuthentication(deps.auth.authenticate(request), () => {
-      const { rights } = principal(request);
-      if (!rights.has(ADMIN) && !rights.has(NOTIFICATIONS_WRITE)) throw fail('auth.right_missing', { right: NOTIFICATIONS_WRITE });
-    });
+  return deps.auth.requireRight(NOTIFICATIONS_WRITE, [ADMIN]);
 }
 
 export const actorOf = (request: Request): NotificationsActor => {

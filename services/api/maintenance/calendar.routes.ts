@@ -29,7 +29,7 @@ import type { PlatformModel } from '../../control-plane/slices.js';
 import { fail } from '../../runtime/errors.js';
 import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps, isoNow } from '../api-deps.js';
-import { principal } from '../auth.js';
+import { principal, rightMissing } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
 import { parseId, problems } from '../route-kit.js';
 import { MAINTENANCE_PREFIX, MAINTENANCE_READ } from './maintenance.routes.js';
@@ -65,7 +65,7 @@ function authenticateFeed(model: PlatformModel, request: Request): void {
   const user = identity.users.get(feed.userId);
   if (!user || user.disabled) throw fail('auth.user_disabled');
   const rights = identity.rightsOf(user);
-  if (!rights.has(MAINTENANCE_READ)) throw fail('auth.right_missing', { right: MAINTENANCE_READ });
+  if (!rights.has(MAINTENANCE_READ)) throw rightMissing(identity, MAINTENANCE_READ);
   request.auth = { feed, user, subject: { workGroupIds: identity.workGroupsOf(user.id), admin: rights.has(ADMIN) } } satisfies FeedCaller;
 }
 

@@ -23,7 +23,6 @@ import type { PlatformRight } from '../../control-plane/identity/identity.types.
 import { fail, failFields } from '../../runtime/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
-import { afterAuthentication, principal } from '../auth.js';
 import { parseId, problems } from '../route-kit.js';
 import { filterConditions, parseEventFilter } from './event-filter.js';
 import { NO_CONDITIONS, type PageRequest, readDeadLetters, readEvents, type RowConditions } from './event-reads.js';
@@ -90,11 +89,7 @@ const tailExample = `retry: 3000\n\n${sseRecord(streamEventExample)}${sseSampled
 export function streamEventRoutes(deps: ApiDeps, timing: Partial<TailTiming> = {}): Route[] {
   const streams = deps.controlPlane.model.slices.streams.streams;
   const tailTiming: TailTiming = { ...DEFAULT_TAIL_TIMING, ...timing };
-  const authenticate = (request: Request): void | Promise<void> =>
-    afterAuthentication(deps.auth.authenticate(request), () => {
-      const { rights } = principal(request);
-      if (!rights.has(ADMIN) && !rights.has(STREAMS_READ)) throw fail('auth.right_missing', { right: STREAMS_READ });
-    });
+  const authenticate = deps.auth.requireRight(STREAMS_READ, [ADMIN]);
   const base = { tags: ['streams'], security: 'bearer' as const, authenticate };
   /** The path's stream id, once the stream is known. */
   const streamOf = (request: Request): number => {

@@ -62,6 +62,17 @@ export class IdentitySlice implements Slice {
     }
     return rights;
   }
+
+  /**
+   * The roles that grant any of `rights`, narrowest first (fewest rights, then by name): what a
+   * 403 for a missing right suggests asking for, the least-privileged role before `admin`.
+   */
+  rolesGranting(rights: readonly string[]): string[] {
+    return [...this.roles.values()]
+      .filter((role) => role.rights.some((right) => rights.includes(right)))
+      .sort((a, b) => a.rights.length - b.rights.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((role) => role.name);
+  }
 }
 
 const emptySet: ReadonlySet<number> = new Set();

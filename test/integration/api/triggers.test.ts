@@ -161,6 +161,27 @@ t.test('400: a regex condition must be RE2 syntax (linear-time matching); the me
   t.match(answer.body.errors[0].message, /is not accepted: it is not RE2 syntax: missing closing \): `\(unclosed`/);
 });
 
+t.test('400: a union mismatch reports the branch the body meant: a condition by its op, with only that op’s errors', async (t) => {
+  const wrongField = await p.api('POST', TRIGGERS, { json: body({ match: [{ field: 'status', op: 'in', value: 'down' }] }) });
+  isProblem(t, wrongField, 400, 'validation', '/match/0/values');
+  t.same(wrongField.body.errors, [
+    { path: '/match/0/values', message: 'is required' },
+    { path: '/match/0/value', message: 'is not a known field' },
+  ]);
+  const unknownOp = await p.api('POST', TRIGGERS, {
+    json: body({
+      match: [
+        { field: 'status', op: 'in', values: ['down'] },
+        { field: 'status', op: 'equal', value: 'down' },
+      ],
+    }),
+  });
+  isProblem(t, unknownOp, 400, 'validation', '/match/1/op');
+  t.same(unknownOp.body.errors, [{ path: '/match/1/op', message: 'must be one of "equals", "in", "regex", "exists"' }], 'an unknown op: one error naming the ops');
+  const unknownBy = await p.api('POST', TRIGGERS, { json: body({ ci: { by: 'name', field: 'host' } }) });
+  t.same(unknownBy.body.errors, [{ path: '/ci/by', message: 'must be one of "idField", "nameField", "fixed"' }], 'a CI locator by its by');
+});
+
 t.test('400: every stream must exist', async (t) => {
   isProblem(t, await p.api('POST', TRIGGERS, { json: body({ streamIds: [999999] }) }), 400, 'validation', '/streamIds/0');
 });

@@ -159,15 +159,20 @@ t.test('export: 400 for a report in Error (its template deleted before the calcu
   }
 });
 
-t.test('export: 400 for an unknown format value, at /format', async (t) => {
+t.test('export: 400 for an unknown format value, at /format, listing the allowed values', async (t) => {
   const id = await okReport();
-  isProblem(t, await k.exportOf(id, '?format=pdf'), 400, 'validation', undefined, '/format');
-  isProblem(t, await k.exportOf(id, '?format=XLS'), 400, 'validation', undefined, '/format');
+  for (const query of ['?format=pdf', '?format=XLS']) {
+    const answer = await k.exportOf(id, query);
+    isProblem(t, answer, 400, 'validation', undefined, '/format');
+    t.same(answer.body.errors, [{ path: '/format', message: 'must be one of "xls", "csv", "json"' }], query);
+  }
 });
 
-t.test('export: 400 for an unknown exportType value, at /exportType', async (t) => {
+t.test('export: 400 for an unknown exportType value, at /exportType, listing the allowed values', async (t) => {
   const id = await okReport();
-  isProblem(t, await k.exportOf(id, '?format=json&exportType=problems'), 400, 'validation', undefined, '/exportType');
+  const answer = await k.exportOf(id, '?format=json&exportType=problems');
+  isProblem(t, answer, 400, 'validation', undefined, '/exportType');
+  t.same(answer.body.errors, [{ path: '/exportType', message: 'must be one of "events", "configItems"' }]);
 });
 
 t.test('export: 401 without a token or with an unknown one', async (t) => {

@@ -80,7 +80,7 @@ t.test('option errors', async (t) => {
   t.equal(usageOf(['cmdb-systems', 'create', '--name', 'a', '--id', '99999999999999999999']), 'option --id must be a positive integer, got "99999999999999999999"');
   t.equal(usageOf(['users', 'update', '1', '--disable', '--enable']), 'options --disable and --enable cannot be used together');
   t.equal(usageOf(['streams', 'create', '--name', 'a', '--config', '{}', '--config-file', 'c.json']), 'options --config and --config-file cannot be used together');
-  t.equal(usageOf(['users', 'update', '1']), 'give at least one of --name, --role, --clear-roles, --disable, --enable');
+  t.equal(usageOf(['users', 'update', '1']), 'give at least one of --name, --add-role, --remove-role, --role, --clear-roles, --disable, --enable');
   t.equal(usageOf(['ci-types', 'update', '1']), 'give at least one of --name, --description, --default, --icon, --clear-icon');
   t.equal(usageOf(['ci-types', 'update', '1', '--icon', '3', '--clear-icon']), 'options --icon and --clear-icon cannot be used together');
   t.equal(usageOf(['ci-types', 'create', '--name', 'a', '--icon', 'db']), 'option --icon must be a positive integer, got "db"');
