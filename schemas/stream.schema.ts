@@ -22,6 +22,35 @@ export const Parser = Type.Union([
     },
     { additionalProperties: false },
   ),
+  // Presets: the formats agents speak, parsed without a pattern (pipelines/records/presets/, docs/parser-presets.md).
+  Type.Object(
+    { type: Type.Literal('collectd') },
+    {
+      additionalProperties: false,
+      description:
+        'collectd write_http: Format "Command" (one PUTVAL per line) or Format "JSON" (an array of value lists); one record per value list, its values named by the data sources of collectd\'s types.db',
+    },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('influx'),
+      precision: Type.Optional(
+        Type.Union([Type.Literal('ns'), Type.Literal('us'), Type.Literal('ms'), Type.Literal('s')], { description: 'Unit of the timestamps (default ns, as Telegraf sends them)' }),
+      ),
+    },
+    { additionalProperties: false, description: "InfluxDB line protocol (Telegraf's http output): one record per line {name, tags, fields}" },
+  ),
+  Type.Object({ type: Type.Literal('graphite') }, { additionalProperties: false, description: 'Graphite plaintext: one record per `path value timestamp` line' }),
+  Type.Object(
+    {
+      type: Type.Literal('syslog'),
+      timeZone: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC' }),
+      ),
+    },
+    { additionalProperties: false, description: 'Syslog lines, RFC 5424 or RFC 3164: PRI as facility and severity, timestamp, host, app, procid, msgid, structured data, message' },
+  ),
+  Type.Object({ type: Type.Literal('logfmt') }, { additionalProperties: false, description: 'logfmt lines (key=value key2="quoted value"): one record per line' }),
 ]);
 
 export const Preprocessor = Type.Object(
@@ -37,7 +66,7 @@ export const Preprocessor = Type.Object(
 
 export const Framing = Type.Union([Type.Literal('body'), Type.Literal('elements'), Type.Literal('lines')], {
   description:
-    'Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON',
+    'Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON',
 });
 
 export const StreamConfig = Type.Object(
@@ -73,6 +102,7 @@ export const StreamCreate = Type.Object(
 );
 export const StreamPatch = Type.Object({ name: Type.Optional(Name), config: Type.Optional(StreamConfig) }, { additionalProperties: false, minProperties: 1 });
 
+export type ParserModel = Static<typeof Parser>;
 export type StreamModel = Static<typeof Stream>;
 export type StreamConfigModel = Static<typeof StreamConfig>;
 export type StreamCreateBody = Static<typeof StreamCreate>;

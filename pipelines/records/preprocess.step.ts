@@ -6,6 +6,7 @@
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
 import type { IncomingRecord } from './envelope.js';
 import type { Parsed } from './parse.step.js';
+import { presetReadsJson } from './presets/presets.js';
 import { parseTimestamp } from './timestamps.js';
 
 export interface Prepared {
@@ -29,9 +30,10 @@ function valueAt(fields: unknown, path: string): unknown {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** True when the stream's configuration needs a record's fields (not only its date). */
+/** True when the stream's configuration needs a record's fields (not only its date): field rules, or a preset that reads JSON records. */
 export const needsFields = (config: StreamConfigModel): boolean => {
   const p = config.preprocessor;
+  if (presetReadsJson(config.parser)) return true;
   return !!p && (p.timestampField !== undefined || (p.renames !== undefined && Object.keys(p.renames).length > 0) || (p.drops?.length ?? 0) > 0);
 };
 

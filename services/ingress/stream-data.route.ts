@@ -1,7 +1,8 @@
 /**
  * POST /api/public/cl/v1/stream-data (spec 4.4, 7.4). Checks in the order of DESIGN §6: stream
  * key present and declared (422), active (422), not pending deletion (422), content type and
- * encoding (415), size, decoded (413), body valid for its type and the stream's framing (400);
+ * encoding (415), size, decoded (413), body valid for its type and the stream's framing (400;
+ * a stream with a parser preset and no framing reads text by lines, presets/presets.ts);
  * then the records join micro-batches and the answer waits until the bus holds them: 200 only
  * for records that cannot be lost, 503 with Retry-After when the bus cannot take them. A refused
  * body stores nothing. A large line-read body is checked in slices, so other requests are served
@@ -12,6 +13,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Type from 'typebox';
 import type { RecordKind } from '../../pipelines/records/envelope.js';
+import { streamFraming } from '../../pipelines/records/presets/presets.js';
 import { type BodyCheck, type Framing, lineSlices, MEDIA_TYPES, type MediaType, readsLines, validateBody } from '../../pipelines/records/validate-body.step.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
@@ -78,7 +80,8 @@ export function streamDataRoute(deps: ReceiverDeps): Route {
     async handler(request) {
       const stream = request.auth as StreamRecord;
       const receivedAt = deps.now();
-      const checked = await checkBody(request.contentType as MediaType, request.rawBody.toString('utf8'), stream.config.framing ?? 'body');
+      const mediaType = request.contentType as MediaType;
+      const checked = await checkBody(mediaType, request.rawBody.toString('utf8'), streamFraming(stream.config, mediaType));
       if (!checked.ok) throw fail('ingest.body_unreadable', { reason: checked.reason });
       if (checked.lines.length === 0) throw fail('ingest.no_record');
       await handOver(deps, stream.id, receivedAt, checked.kind, checked.lines);

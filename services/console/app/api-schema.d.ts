@@ -1400,6 +1400,10 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+            /** @description A 403 for a missing platform right: the right the request needs (auth.right_missing) */
+            right?: string;
+            /** @description With `right`: the roles that grant it, narrowest first; a user holding one of them may make the request */
+            roles?: string[];
         };
     };
     responses: {
@@ -4466,7 +4470,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -4476,6 +4480,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -4533,7 +4556,7 @@ export interface operations {
                     name: string;
                     status?: "active" | "inactive";
                     config?: {
-                        /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                        /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                         framing?: "body" | "elements" | "lines";
                         parser?: ({
                             /** @constant */
@@ -4543,6 +4566,25 @@ export interface operations {
                             type: "text";
                             /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                             pattern?: string;
+                        } | {
+                            /** @constant */
+                            type: "collectd";
+                        } | {
+                            /** @constant */
+                            type: "influx";
+                            /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                            precision?: "ns" | "us" | "ms" | "s";
+                        } | {
+                            /** @constant */
+                            type: "graphite";
+                        } | {
+                            /** @constant */
+                            type: "syslog";
+                            /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                            timeZone?: string;
+                        } | {
+                            /** @constant */
+                            type: "logfmt";
                         }) | null;
                         preprocessor?: {
                             /** @description Field holding the event date; wins over @timestamp */
@@ -4577,7 +4619,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -4587,6 +4629,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -4681,7 +4742,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -4691,6 +4752,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -4824,7 +4904,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     config?: {
-                        /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                        /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                         framing?: "body" | "elements" | "lines";
                         parser?: ({
                             /** @constant */
@@ -4834,6 +4914,25 @@ export interface operations {
                             type: "text";
                             /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                             pattern?: string;
+                        } | {
+                            /** @constant */
+                            type: "collectd";
+                        } | {
+                            /** @constant */
+                            type: "influx";
+                            /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                            precision?: "ns" | "us" | "ms" | "s";
+                        } | {
+                            /** @constant */
+                            type: "graphite";
+                        } | {
+                            /** @constant */
+                            type: "syslog";
+                            /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                            timeZone?: string;
+                        } | {
+                            /** @constant */
+                            type: "logfmt";
                         }) | null;
                         preprocessor?: {
                             /** @description Field holding the event date; wins over @timestamp */
@@ -4868,7 +4967,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -4878,6 +4977,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -4981,7 +5099,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -4991,6 +5109,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -5076,7 +5213,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -5086,6 +5223,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -5180,7 +5336,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -5190,6 +5346,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */
@@ -5284,7 +5459,7 @@ export interface operations {
                         key: string;
                         status: "active" | "inactive" | "pendingDeletion";
                         config: {
-                            /** @description Where records begin (default body): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
                             framing?: "body" | "elements" | "lines";
                             parser?: ({
                                 /** @constant */
@@ -5294,6 +5469,25 @@ export interface operations {
                                 type: "text";
                                 /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
                                 pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
                             }) | null;
                             preprocessor?: {
                                 /** @description Field holding the event date; wins over @timestamp */

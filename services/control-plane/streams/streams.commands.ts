@@ -1,5 +1,6 @@
 /** Admin commands on streams (DESIGN §6): keys are generated here and rotatable. */
 import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.js';
+import { isTimeZone } from '../../../pipelines/sla/time-zone.js';
 import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
 import { fail, failFields } from '../../runtime/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
@@ -15,10 +16,16 @@ function findStream(model: PlatformModel, id: number): StreamRecord {
 
 /**
  * A regex parser must be RE2 within the limits (matched in linear time, linear-pattern.ts) and
- * name its groups, or records would silently lose fields.
+ * name its groups, or records would silently lose fields. The syslog preset's time zone must be
+ * one the runtime knows, or every undated-zone line would be dead-lettered.
  */
 export function checkStreamConfig(config: StreamConfigModel | undefined): void {
   const parser = config?.parser;
+  if (parser?.type === 'syslog' && parser.timeZone !== undefined && !isTimeZone(parser.timeZone)) {
+    throw failFields('stream.time_zone_invalid', [{ path: '/config/parser/timeZone', message: `${JSON.stringify(parser.timeZone)} is not an IANA time zone` }], {
+      timeZone: parser.timeZone,
+    });
+  }
   if (parser?.type === 'text' && parser.pattern !== undefined) {
     const compiled = compileLinearPattern(parser.pattern);
     if (!compiled.ok) throw failFields('stream.pattern_invalid', [{ path: '/config/parser/pattern', message: `is not accepted: ${compiled.reason}` }]);
