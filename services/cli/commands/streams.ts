@@ -8,7 +8,8 @@ const CONFIG_OPTIONS: Record<string, OptionSpec> = {
   config: {
     type: 'string',
     value: 'json',
-    description: 'Processing configuration as JSON, e.g. \'{"parser":{"type":"xml"},"routeLabel":"net"}\' (keys: parser, preprocessor, routeLabel; parser types: text, xml and the presets collectd, influx, graphite, syslog, logfmt)',
+    description:
+      'Processing configuration as JSON, e.g. \'{"parser":{"type":"xml"},"routeLabel":"net"}\' (keys: parser, preprocessor, routeLabel; parser types: text, xml and the presets collectd, influx, graphite, syslog, logfmt)',
   },
   'config-file': { type: 'string', value: 'path', description: 'Read the processing configuration from this JSON file' },
 };
