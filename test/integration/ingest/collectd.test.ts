@@ -21,8 +21,8 @@ import { binaryPath, missingServices } from '../../support/services.js';
 import { ingestSettled } from '../../support/settled.js';
 import { createStream, type StreamInfo } from '../../support/streams.js';
 
-/** Intervals (of 1 s) collectd reads before it is stopped. */
-const ROUNDS = 8;
+/** Intervals (of 1 s) collectd reads before it is stopped: the 30 s. */
+const ROUNDS = 30;
 const HOST = 'collectd-it';
 
 /** Why collectd with a loadable write_http cannot run here, or false; throws under REQUIRE_SERVICES=1. */
