@@ -89,7 +89,8 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
       for (const c of stats.consumers) metrics.busConsumerPending.set({ stream: c.stream, consumer: c.consumer }, c.pending);
       metrics.notifyBacklog.set({ stage: 'route' }, 0);
       metrics.notifyBacklog.set({ stage: 'deliver' }, 0);
-      for (const c of stats.consumers.filter((c) => c.stream === NOTIFICATIONS_STREAM.name)) metrics.notifyBacklog.inc({ stage: c.consumer === NOTIFICATIONS_ROUTE_DURABLE ? 'route' : 'deliver' }, c.pending);
+      for (const c of stats.consumers.filter((c) => c.stream === NOTIFICATIONS_STREAM.name))
+        metrics.notifyBacklog.inc({ stage: c.consumer === NOTIFICATIONS_ROUTE_DURABLE ? 'route' : 'deliver' }, c.pending);
       metrics.recordRedeliveries(stats.redeliveries);
     });
     const migrated = await runMigrations(engines.analytics, { logger });
