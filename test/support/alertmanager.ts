@@ -56,9 +56,12 @@ export const missingAlertmanager = (): string | false => missingServices(ALERTMA
 export interface AlertmanagerOptions {
   /** A webhook Alertmanager notifies (with `send_resolved: true`); none by default. */
   webhookUrl?: string;
+  /** Its whole `alertmanager.yml` instead (e.g. a recipe read from the README). */
+  config?: string;
 }
 
 function configOf(options: AlertmanagerOptions): string {
+  if (options.config !== undefined) return options.config;
   const receiver = options.webhookUrl === undefined ? '"null"' : 'hook';
   return [
     'route:',
