@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
+import { policyRule, receiverFields } from './directory-fixtures.js';
 import type { PolicyRule } from '../../../pipelines/notifications/policy-match.js';
 import type { ReceiverRecord } from '../../../services/control-plane/notifications/notifications.types.js';
 import { cmdbViewOf } from '../../../services/control-plane/notifications/policy-rule.js';
@@ -106,31 +107,12 @@ if (skip) {
     const trigger = await k.trigger(stream.id);
     const stamp = new Date(k.clock).toISOString();
     receivers.set(receiverId, {
-      id: receiverId,
       type: 'alertmanager',
       url: alertmanager().url,
       resendSeconds,
-      name: `am-${receiverId}`,
-      ownerWorkGroup: { id: wg.id },
-      enabled: true,
-      disabledReason: null,
-      rateLimitPerSecond: 10,
-      maxAgeHours: 24,
-      createdAt: stamp,
-      updatedAt: stamp,
+      ...receiverFields(receiverId, `am-${receiverId}`, wg.id, stamp),
     });
-    policies.push({
-      id: receiverId,
-      ownerWorkGroupId: wg.id,
-      configItems: { ids: [ci.id], withDescendants: false },
-      priorities: [],
-      triggerIds: [trigger.id],
-      tags: [],
-      kinds: [],
-      receiverIds: [receiverId],
-      groupWindowSeconds: 0,
-      repeatIntervalSeconds: null,
-    });
+    policies.push(policyRule(receiverId, wg.id, ci.id, trigger.id));
     return { ci, stream, trigger };
   }
 

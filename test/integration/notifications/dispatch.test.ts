@@ -15,6 +15,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
+import { policyRule, receiverFields } from './directory-fixtures.js';
 import type { PolicyRule } from '../../../pipelines/notifications/policy-match.js';
 import type { ReceiverRecord } from '../../../services/control-plane/notifications/notifications.types.js';
 import { cmdbViewOf } from '../../../services/control-plane/notifications/policy-rule.js';
@@ -98,31 +99,12 @@ async function setUp(receiverId: number, repeatIntervalSeconds: number | null = 
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook/${receiverId}`;
   const stamp = new Date(k.clock).toISOString();
   receivers.set(receiverId, {
-    id: receiverId,
     type: 'webhook',
     url,
     secrets: [SECRET],
-    name: `hook-${receiverId}`,
-    ownerWorkGroup: { id: wg.id },
-    enabled: true,
-    disabledReason: null,
-    rateLimitPerSecond: 10,
-    maxAgeHours: 24,
-    createdAt: stamp,
-    updatedAt: stamp,
+    ...receiverFields(receiverId, `hook-${receiverId}`, wg.id, stamp),
   });
-  policies.push({
-    id: receiverId,
-    ownerWorkGroupId: wg.id,
-    configItems: { ids: [ci.id], withDescendants: false },
-    priorities: [],
-    triggerIds: [trigger.id],
-    tags: [],
-    kinds,
-    receiverIds: [receiverId],
-    groupWindowSeconds: 0,
-    repeatIntervalSeconds,
-  });
+  policies.push(policyRule(receiverId, wg.id, ci.id, trigger.id, { repeatIntervalSeconds, kinds }));
   return { ci, stream, trigger };
 }
 

@@ -12,6 +12,7 @@
  * dispatch.test.ts; OPS_NOTIFY_ALLOW_NETWORKS lets it reach 127.0.0.1.
  */
 import t from 'tap';
+import { policyRule, receiverFields } from './directory-fixtures.js';
 import type { PolicyRule } from '../../../pipelines/notifications/policy-match.js';
 import type { ReceiverRecord } from '../../../services/control-plane/notifications/notifications.types.js';
 import { cmdbViewOf } from '../../../services/control-plane/notifications/policy-rule.js';
@@ -89,32 +90,13 @@ if (skip) {
     const trigger = await k.trigger(stream.id);
     const stamp = new Date(k.clock).toISOString();
     receivers.set(receiverId, {
-      id: receiverId,
       type: 'email',
       smtp: { host: server().host, port: server().port, secure: false, user: null, password: null },
       from: FROM,
       to,
-      name: `mail-${receiverId}`,
-      ownerWorkGroup: { id: wg.id },
-      enabled: true,
-      disabledReason: null,
-      rateLimitPerSecond: 10,
-      maxAgeHours: 24,
-      createdAt: stamp,
-      updatedAt: stamp,
+      ...receiverFields(receiverId, `mail-${receiverId}`, wg.id, stamp),
     });
-    policies.push({
-      id: receiverId,
-      ownerWorkGroupId: wg.id,
-      configItems: { ids: [ci.id], withDescendants: false },
-      priorities: [],
-      triggerIds: [trigger.id],
-      tags: [],
-      kinds: [],
-      receiverIds: [receiverId],
-      groupWindowSeconds: 0,
-      repeatIntervalSeconds: null,
-    });
+    policies.push(policyRule(receiverId, wg.id, ci.id, trigger.id));
     return { ci, stream, trigger };
   }
 
