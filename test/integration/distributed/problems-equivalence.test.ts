@@ -263,7 +263,8 @@ t.test('the problems are the same embedded and with 1, 2 and 3 JetStream workers
         // Mid-run: with a third of the records posted (the posting waits meanwhile, then goes on),
         // the worker that has stored the most so far, while the workers still have a backlog.
         // (Whichever worker it is: on two cores, one may not have fetched anything yet.)
-        const deadline = Date.now() + 60_000;
+        // No clock of its own: on a loaded machine the first insert may come late (a CI run once
+        // waited past 60 s); the file's timeout still ends a worker that never stores anything.
         for (;;) {
           const texts = await Promise.all(children.map((c) => scrape(c.port)));
           const stored = texts.map((text) => metric(text, 'ops_batch_records_sum', 'stage="insert"'));
@@ -279,7 +280,6 @@ t.test('the problems are the same embedded and with 1, 2 and 3 JetStream workers
             t.strictSame(await victim.process.exited, { code: null, signal: 'SIGKILL' }, 'a worker killed with SIGKILL mid-run');
             return;
           }
-          if (Date.now() > deadline) throw new Error('no worker stored anything within 60 s');
           await new Promise((r) => setTimeout(r, 20));
         }
       };
