@@ -150,6 +150,28 @@ t.test('memory: without a log directory a logged stream waits for a consumer, as
   t.ok(late instanceof BusUnavailableError, 'no consumer acked it');
 });
 
+t.test("memory: publishMany writes a logged stream's messages to its log, and a restart delivers them in order", async (t) => {
+  const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
+  t.teardown(() => rmSync(logPath, { recursive: true, force: true }));
+  const first = createMemoryBus({ logger: silentLogger() }, { logPath });
+  await first.ensureStream(LOGGED);
+  const texts = Array.from({ length: 50 }, (_, i) => `m${i}`);
+  await first.publishMany(
+    texts.map((text, i) => ({ subject: `logged.${i % 2 === 0 ? 'even' : 'odd'}`, data: encode(text), msgId: text })),
+    {},
+  );
+  t.equal((await first.stats()).pending['LOGGED'], 50, 'resolved with no consumer: every message is in the log');
+  await first.close();
+
+  const second = createMemoryBus({ logger: silentLogger() }, { logPath });
+  t.teardown(() => second.close());
+  await second.ensureStream(LOGGED);
+  const rec = new Recorder();
+  second.consume({ stream: 'LOGGED', durable: 'd', maxBatch: 100, maxWaitMs: 0, ackWaitMs: 30_000 }, ackAll(rec));
+  await rec.until('50 deliveries', (s) => s.length === 50);
+  t.same(rec.texts(), texts, 'in the order given, each once');
+});
+
 t.test('memory: after a restart, a logged stream delivers again what was not acked, as a redelivery, and only that', async (t) => {
   const logPath = mkdtempSync(join(tmpdir(), 'ops-bus-log-'));
   t.teardown(() => rmSync(logPath, { recursive: true, force: true }));

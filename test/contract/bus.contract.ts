@@ -192,6 +192,32 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     t.same(rec.texts(), ['original', 'next'], 'the copies were never delivered');
   });
 
+  t.test(`${name}: publishMany: each subject's messages in the order given, a message id seen before stored once`, async (t) => {
+    const f = await busFixture(t, open, stream);
+    const rec = new Recorder();
+    f.bus.consume(f.consumer(), ackAll(rec));
+    await f.publish('before', 'id-before');
+    const items = Array.from({ length: 300 }, (_, i) => ({ subject: f.subject(`p${i % 3}`), data: encode(`p${i % 3}-${i}`), msgId: `id-${i}` }));
+    await f.bus.publishMany(
+      [...items, { subject: f.subject('p0'), data: encode('copy in the batch'), msgId: 'id-0' }, { subject: f.subject('p1'), data: encode('copy of before'), msgId: 'id-before' }],
+      { timeoutMs: 15_000 },
+    );
+    await rec.until('301 deliveries', (s) => s.length >= 301);
+    for (const p of ['p0', 'p1', 'p2']) {
+      const texts = items.map((item) => decode(item.data)).filter((x) => x.startsWith(`${p}-`));
+      t.same(
+        rec.texts().filter((x) => x.startsWith(`${p}-`)),
+        texts,
+        `${p}: delivered in the order given, each once`,
+      );
+    }
+    t.notOk(rec.distinct.has('copy in the batch') || rec.distinct.has('copy of before'), 'the repeated ids were not stored');
+    await f.bus.publishMany([], {});
+    await f.publish('after', 'id-after');
+    await rec.until('the message after', () => rec.distinct.has('after'));
+    t.equal(rec.texts().length, 302, 'nothing else was delivered');
+  });
+
   t.test(`${name}: two consumers of one durable share 2000 messages, none lost, none twice`, async (t) => {
     const f = await busFixture(t, open, stream);
     const rec = new Recorder();

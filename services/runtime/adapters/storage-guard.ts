@@ -127,17 +127,19 @@ export function guardAnalytics(store: AnalyticsStore, deps: GuardDeps): Analytic
  * here; the error passes unchanged, since the ingress answers a refused publish itself.
  */
 export function guardBus(bus: Bus, deps: GuardDeps): Bus {
+  const noted = async <R>(run: () => Promise<R>): Promise<R> => {
+    try {
+      const result = await run();
+      deps.health.noteWritten('bus');
+      return result;
+    } catch (error) {
+      const reason = error instanceof BusUnavailableError ? storageFullReason(error) : undefined;
+      if (reason !== undefined) deps.health.noteFull('bus', reason);
+      throw error;
+    }
+  };
   return decorate(bus, {
-    async publish(subject, data, options) {
-      try {
-        const ack = await bus.publish(subject, data, options);
-        deps.health.noteWritten('bus');
-        return ack;
-      } catch (error) {
-        const reason = error instanceof BusUnavailableError ? storageFullReason(error) : undefined;
-        if (reason !== undefined) deps.health.noteFull('bus', reason);
-        throw error;
-      }
-    },
+    publish: (subject, data, options) => noted(() => bus.publish(subject, data, options)),
+    publishMany: (items, options) => noted(() => bus.publishMany(items, options)),
   });
 }

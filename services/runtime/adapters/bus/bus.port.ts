@@ -105,6 +105,13 @@ export interface PublishOptions {
   timeoutMs?: number;
 }
 
+/** One message of publishMany. */
+export interface PublishItem {
+  readonly subject: string;
+  readonly data: Uint8Array;
+  readonly msgId: string;
+}
+
 export interface BusConsumer {
   /** Stops fetching and waits for the handler call in progress; unacked messages return. */
   stop(): Promise<void>;
@@ -178,6 +185,13 @@ export interface Bus {
    * Rejects with BusUnavailableError when the bus cannot take it.
    */
   publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck>;
+  /**
+   * Several messages, as publish would take them: those of one subject stored in the order
+   * given, a failure leaving the rest of that subject unpublished (rejecting once all have
+   * settled), the subjects side by side. In-process, the messages of a `logged` stream are
+   * written to its log in one transaction, all or none.
+   */
+  publishMany(items: readonly PublishItem[], options: { timeoutMs?: number }): Promise<void>;
   consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer;
   stats(): Promise<BusStats>;
   ping(): Promise<void>;
@@ -205,4 +219,25 @@ export class BusUnavailableError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** publishMany from publish: each subject's messages in order, the subjects side by side. */
+export async function publishInOrder(
+  publish: (subject: string, data: Uint8Array, options: PublishOptions) => Promise<unknown>,
+  items: readonly PublishItem[],
+  timeoutMs: number | undefined,
+): Promise<void> {
+  const bySubject = new Map<string, PublishItem[]>();
+  for (const item of items) {
+    const list = bySubject.get(item.subject);
+    if (list) list.push(item);
+    else bySubject.set(item.subject, [item]);
+  }
+  const results = await Promise.allSettled(
+    [...bySubject.values()].map(async (list) => {
+      for (const item of list) await publish(item.subject, item.data, { msgId: item.msgId, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    }),
+  );
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -20,6 +20,7 @@ import {
   type FeedTail,
   type PublishAck,
   type PublishOptions,
+  publishInOrder,
   type StreamSpec,
 } from './bus.port.js';
 import { JetStreamConsumer } from './jetstream-consumer.js';
@@ -128,6 +129,10 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
         // Timeout, no responders, closed connection, a full stream: all mean "try again later".
         throw unavailable(`publish to ${subject} not acknowledged`, err);
       }
+    },
+
+    publishMany(this: Bus, items, options) {
+      return publishInOrder((subject, data, o) => this.publish(subject, data, o), items, options.timeoutMs);
     },
 
     consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer {

@@ -51,6 +51,9 @@ interface Outstanding {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** Subjects whose match a durable remembers, at most. */
+const MATCHES_KEPT = 4096;
+
 export class MemoryDurable {
   private spec: ConsumerSpec;
   private nextSeq = 1;
@@ -60,6 +63,8 @@ export class MemoryDurable {
   private readonly ready: number[] = [];
   private readonly outstanding = new Map<number, Outstanding>();
   private readonly waiting: PullState[] = [];
+  /** Subjects against the filter, as matched already. */
+  private readonly matched = new Map<string, boolean>();
 
   constructor(
     readonly name: string,
@@ -72,10 +77,20 @@ export class MemoryDurable {
   /** A later consume() with other settings updates the durable, as a consumer update would. */
   configure(spec: ConsumerSpec): void {
     this.spec = spec;
+    this.matched.clear();
   }
 
   matches(subject: string): boolean {
-    return this.spec.filterSubject === undefined || subjectMatches(this.spec.filterSubject, subject);
+    const filter = this.spec.filterSubject;
+    if (filter === undefined) return true;
+    // Every message of a stream is matched by each of its durables, more than once; its subjects are few.
+    let known = this.matched.get(subject);
+    if (known === undefined) {
+      if (this.matched.size >= MATCHES_KEPT) this.matched.clear();
+      known = subjectMatches(filter, subject);
+      this.matched.set(subject, known);
+    }
+    return known;
   }
 
   /** This durable will never need `seq` again (limits retention keeps a message until then). */

@@ -6,8 +6,8 @@
  * A message is written before publish returns, in a transaction of its own, without fsync: the
  * log survives the process (a crash, a kill), not the machine, as chDB's own inserts do. Waiting
  * for LMDB's writer thread instead held every publish for a turn of a busy event loop (the
- * problems bench: 0.39 of plain, against 0.44 written at once). Removals go together, once per
- * turn.
+ * problems bench: 0.39 of plain, against 0.44 written at once). Removals go together, every
+ * REMOVALS_EVERY_MS (a transaction each turn was a tenth of the notifications bench's main thread).
  *
  * Space (issue #34). LMDB reuses the pages of removed messages, so the file grows to the largest
  * backlog it held (measured: 100 MiB of messages written and acked five times over left a file of
@@ -33,6 +33,8 @@ export interface LoggedMessage {
 export interface MemoryBusLog {
   /** Writes the message to the log before it returns (throws when it cannot). */
   append(stream: string, message: LoggedMessage): void;
+  /** Several messages, in one transaction: all are written, or none and it throws. */
+  appendMany(stream: string, messages: readonly LoggedMessage[]): void;
   /** The message is settled: it need not survive a restart. */
   remove(stream: string, seq: number): void;
   /** The stream's messages still logged, by seq. */
@@ -49,6 +51,8 @@ interface Stored {
 
 /** A log file at least this large, still holding messages at close, is rewritten compacted. */
 export const COMPACT_FROM_BYTES = 64 * 1024 * 1024;
+/** Removals are written together this often: a crash forgets at most this long's acks. */
+const REMOVALS_EVERY_MS = 25;
 /** A failed removal is tried again after this long. */
 const REMOVAL_RETRY_MS = 1000;
 
@@ -63,13 +67,17 @@ export function openMemoryBusLog(path: string, onError: (error: unknown) => void
   const root = open({ path, maxDbs: 1, noSync: true });
   const db = root.openDB<Stored, [string, number]>({ name: 'messages' });
   // Nobody waits for a removal: one lost in a crash only brings an acked message back once, as a
-  // redelivery, which every consumer of the bus tolerates. So they go together, once per turn.
+  // redelivery, which every consumer of the bus tolerates. So they go together.
   let removals: Array<[string, number]> = [];
   let retryTimer: NodeJS.Timeout | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
   let failing = false;
   const flushRemovals = (): void => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
     const keys = removals;
     removals = [];
+    if (keys.length === 0) return;
     try {
       db.transactionSync(() => {
         for (const key of keys) db.removeSync(key);
@@ -86,18 +94,29 @@ export function openMemoryBusLog(path: string, onError: (error: unknown) => void
       }, REMOVAL_RETRY_MS).unref();
     }
   };
+  const stored = (m: LoggedMessage): Stored => ({ subject: m.subject, msgId: m.msgId ?? null, storedAt: m.storedAt, data: m.data });
+  const writing = (write: () => void): void => {
+    try {
+      write();
+    } catch (error) {
+      const reason = storageFullReason(error, path);
+      throw reason === undefined ? error : storageFull('bus', reason, error);
+    }
+  };
   return {
     append(stream, m) {
-      try {
-        db.putSync([stream, m.seq], { subject: m.subject, msgId: m.msgId ?? null, storedAt: m.storedAt, data: m.data });
-      } catch (error) {
-        const reason = storageFullReason(error, path);
-        throw reason === undefined ? error : storageFull('bus', reason, error);
-      }
+      writing(() => db.putSync([stream, m.seq], stored(m)));
+    },
+    appendMany(stream, messages) {
+      writing(() =>
+        db.transactionSync(() => {
+          for (const m of messages) db.putSync([stream, m.seq], stored(m));
+        }),
+      );
     },
     remove(stream, seq) {
       removals.push([stream, seq]);
-      if (removals.length === 1 && !failing) setImmediate(flushRemovals);
+      if (!failing) flushTimer ??= setTimeout(flushRemovals, REMOVALS_EVERY_MS).unref();
     },
     restore(stream) {
       const messages: LoggedMessage[] = [];

@@ -115,25 +115,37 @@ export class MemoryStream implements DurableHost {
   }
 
   store(subject: string, data: Uint8Array, msgId: string | undefined, now: number): StreamEntry {
+    return this.storeMany([{ subject, data, msgId }], now)[0]!;
+  }
+
+  /** Stores the messages in order, written to the log (a logged stream) in one transaction: all or none. */
+  storeMany(items: ReadonlyArray<{ subject: string; data: Uint8Array; msgId: string | undefined }>, now: number): StreamEntry[] {
     const max = this.spec.maxMessages;
-    if (max !== undefined && max >= 0 && this.messages.size >= max) {
+    if (max !== undefined && max >= 0 && this.messages.size + items.length > max) {
       throw new BusUnavailableError(`stream ${this.name} holds ${this.messages.size} messages, its bound`);
     }
     const maxBytes = this.spec.maxBytes;
-    if (maxBytes !== undefined && this.messages.size > 0 && this.bytes + data.byteLength > maxBytes) {
+    const bytes = items.reduce((sum, item) => sum + item.data.byteLength, 0);
+    if (maxBytes !== undefined && this.messages.size > 0 && this.bytes + bytes > maxBytes) {
       throw new BusUnavailableError(`stream ${this.name} holds ${this.bytes} bytes of messages, near its bound of ${maxBytes}`);
     }
+    const messages = items.map((item, i) => ({ seq: this.lastSeq + 1 + i, subject: item.subject, data: item.data, msgId: item.msgId, storedAt: now }));
     if (this.log) {
       try {
-        this.log.append(this.name, { seq: this.lastSeq + 1, subject, data, msgId, storedAt: now });
+        if (messages.length === 1) this.log.append(this.name, messages[0]!);
+        else this.log.appendMany(this.name, messages);
       } catch (error) {
         throw new BusUnavailableError(`a message of ${this.name} could not be written to the bus log: ${(error as Error).message}`, 1, { cause: error });
       }
     }
-    return this.add({ seq: ++this.lastSeq, subject, data, msgId, storedAt: now, deliveredBefore: false });
+    this.lastSeq += messages.length;
+    // All are stored before any durable looks: one that looked between would pass over the rest.
+    const entries = messages.map((m) => this.add({ ...m, deliveredBefore: false }, false));
+    for (const d of this.durables.values()) d.dispatch();
+    return entries;
   }
 
-  private add(m: StoredMessage & { storedAt: number }): StreamEntry {
+  private add(m: StoredMessage & { storedAt: number }, dispatch = true): StreamEntry {
     let settle!: (error?: Error) => void;
     const outcome = new Promise<void>((resolve, reject) => {
       settle = (error) => (error ? reject(error) : resolve());
@@ -153,7 +165,7 @@ export class MemoryStream implements DurableHost {
     this.messages.set(entry.seq, entry);
     this.bytes += entry.data.byteLength;
     if (entry.msgId !== undefined) this.ids.set(entry.msgId, entry);
-    for (const d of this.durables.values()) d.dispatch();
+    if (dispatch) for (const d of this.durables.values()) d.dispatch();
     return entry;
   }
 

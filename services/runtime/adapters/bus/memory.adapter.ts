@@ -22,6 +22,7 @@ import {
   type FeedTail,
   type PublishAck,
   type PublishOptions,
+  publishInOrder,
   type StreamSpec,
 } from './bus.port.js';
 import type { Delivery, MemoryDurable, Pull } from './memory-durable.js';
@@ -107,6 +108,24 @@ export function createMemoryBus(deps: { logger: Logger }, config: MemoryBusConfi
       const entry = original ?? stream.store(subject, data, options.msgId, now);
       if (stream.logged) return { stream: stream.name, seq: entry.seq, duplicate: original !== undefined };
       return outcomeOf(stream.name, entry, original !== undefined, options.timeoutMs);
+    },
+
+    async publishMany(this: Bus, items, options) {
+      if (closed) throw new BusUnavailableError('bus closed');
+      const stream = items.length > 0 && !items.some((item) => feedFor(item.subject)) ? streamFor(items[0]!.subject) : undefined;
+      // The messages of one logged stream go to its log in one transaction; the rest one by one.
+      if (!stream?.logged || items.some((item) => streamFor(item.subject) !== stream))
+        return publishInOrder((subject, data, o) => this.publish(subject, data, o), items, options.timeoutMs);
+      await stream.room(options.timeoutMs);
+      if (closed) throw new BusUnavailableError('bus closed');
+      const now = Date.now();
+      const seen = new Set<string>();
+      const fresh = items.filter((item) => {
+        if (seen.has(item.msgId) || stream.duplicateOf(item.msgId, now)) return false;
+        seen.add(item.msgId);
+        return true;
+      });
+      if (fresh.length > 0) stream.storeMany(fresh, now);
     },
 
     consume(spec: ConsumerSpec, handler: BatchHandler): BusConsumer {
