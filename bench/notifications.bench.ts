@@ -27,12 +27,13 @@
  * this long without progress), BENCH_MAX_DRAIN_SECONDS (900), BENCH_DATA_DIR (the OS temporary
  * directory, the disk here; /dev/shm for tmpfs: the result names the file system), BENCH_PROFILE=1
  * (after the measured runs, one more run of each kind with the platform under --cpu-prof, left out
- * of the medians; the result lists where its main thread's CPU went), BENCH_LOG_DIR (keeps the
+ * of the medians; the result lists where its main thread's CPU went; BENCH_PROFILE_KEEP=<dir> keeps
+ * the .cpuprofile files there), BENCH_LOG_DIR (keeps the
  * platform's output), LOG_LEVEL (warn). Benchmarks assert nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
@@ -66,6 +67,7 @@ const SAMPLE_MS = 2000;
 const MAX_DRAIN_SECONDS = Number(process.env['BENCH_MAX_DRAIN_SECONDS'] ?? 900);
 const PROFILE = process.env['BENCH_PROFILE'] === '1';
 const LOG_DIR = process.env['BENCH_LOG_DIR'];
+const PROFILE_KEEP = process.env['BENCH_PROFILE_KEEP'];
 const TOKEN = 'bench-admin-token-0123456789abcdef';
 const MAIN: PlanSpec = { ciPrefix: 'host-', cis: CIS, checks: CHECKS.slice(0, TRIGGERS) };
 /**
@@ -398,6 +400,7 @@ async function run(mode: Mode, round: number, profile: boolean): Promise<RunResu
     return { figures, ...(cpuProfile ? { profile: [`### ${mode}, an extra run`, '', ...profileLines(cpuProfile, timedFrom, timedTo, 25), ''] } : {}) };
   } finally {
     await stopAllChildren();
+    if (profile && PROFILE_KEEP) cpSync(profileDir, join(PROFILE_KEEP, `${mode}-${round}`), { recursive: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * CPU time of a process by thread name, from /proc/<pid>/task/<tid>/stat (Linux): which of the
- * platform's threads worked during a window — Node's main thread (`node`), libuv's pool
+ * platform's threads worked during a window — Node's main thread (`node (main thread)`; its worker
+ * threads are `node` too), libuv's pool
  * (`libuv-worker`), V8's helpers, or chDB's own threads (named by ClickHouse: QueryPipelineEx,
  * MergeMutate, BgSchPool, …). Threads of one name are summed; a thread that ended within the
  * window loses what it used.
@@ -22,11 +23,14 @@ export function threadSeconds(pid: number | undefined): Map<string, number> {
   for (const tid of tids) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // The main thread is the one whose id is the process's; worker threads are named `node` too.
       const name =
-        stat
-          .slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-          .replace(/[0-9]+$/, '')
-          .trim() || '(unnamed)';
+        tid === String(pid)
+          ? 'node (main thread)'
+          : stat
+              .slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+              .replace(/[0-9]+$/, '')
+              .trim() || '(unnamed)';
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
     } catch {

@@ -21,15 +21,12 @@
  * A tick each second sends what routing has due (groups closing, repeats, flapping keys
  * settling), what the maintenance and SLA sources tell, and the replays asked through the API.
  */
-import http from 'node:http';
-import https from 'node:https';
 import { createRouter, type Router } from '../../pipelines/notifications/index.js';
 import { DEFAULT_MAX_AGE_MS, type DeliveryVerdict, judgeAttempt } from '../../pipelines/notifications/delivery-outcome.js';
 import type { Part, PlatformContext } from '../platform.js';
 import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
 import { NOTIFICATIONS_ROUTE_DURABLE, NOTIFICATIONS_ROUTE_SUBJECT, NOTIFICATIONS_STREAM, notificationsSubject } from '../runtime/bus-streams.js';
 import { createConsumerEdge, deadLetter, drop, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';
-import { createAddressPolicy } from '../runtime/outbound/address-policy.js';
 import { DEFAULT_TIMEOUT_MS } from '../runtime/outbound/outbound-client.js';
 import { createDeliveryLog, type DeliveryStatus } from './delivery-log.js';
 import { modelDirectory, type NotificationDirectory } from './directory.js';
@@ -37,9 +34,9 @@ import { createEventSources } from './event-sources.js';
 import { startFeedEvents } from './feed-events.js';
 import { decodeEnvelope, type DeliveryEnvelope, encodeEnvelope, type Envelope, type EventEnvelope, msgIdOf, NOTIFY_PARTITIONS, subjectOf } from './notify-envelope.js';
 import { createLocalPace, createReceiverPace } from './receiver-pace.js';
-import { sendToReceiver } from './receiver-send.js';
 import { createRouteStore } from './route-store.js';
 import { createRouting, type TimedEvent } from './route-step.js';
+import { createSender } from './send-pool.js';
 
 const ACK_WAIT_MS = 60_000;
 const TICK_MS = 1000;
@@ -81,6 +78,8 @@ export interface DispatcherOptions {
   /** The console's base URL, for links in messages (default: OPS_CONSOLE_URL). */
   consoleUrl?: string;
   timeoutMs?: number;
+  /** Threads the attempts run on (default: OPS_NOTIFY_SEND_THREADS; 0: the main thread). */
+  sendThreads?: number;
 }
 
 const statusOf: Record<DeliveryVerdict['kind'], DeliveryStatus> = { delivered: 'delivered', retry: 'retrying', refused: 'failed', gone: 'failed', expired: 'dropped' };
@@ -89,7 +88,6 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
   const { bus } = ctx.engines;
   const log = ctx.logger.child({ component: 'notifications' });
   const directory = options.directory?.(ctx) ?? modelDirectory(ctx.controlPlane, ctx.now);
-  const policy = createAddressPolicy(ctx.config.notifyAllowNetworks);
   const consoleUrl = options.consoleUrl ?? ctx.config.consoleUrl;
   const deliveries = await createDeliveryLog(ctx.engines.analytics, ctx.logger);
   const pace = bus.profile.oneProcess ? createLocalPace() : createReceiverPace(ctx.engines.keyed);
@@ -98,27 +96,17 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     { analytics: ctx.engines.analytics, metrics: ctx.metrics, logger: ctx.logger, now: ctx.now },
   );
   const stopping = new AbortController();
-  // Connections kept open between messages, a few per receiver host (its partitions send at once).
-  const agents = { http: new http.Agent({ keepAlive: true, maxSockets: NOTIFY_PARTITIONS }), https: new https.Agent({ keepAlive: true, maxSockets: NOTIFY_PARTITIONS }) };
+  const sender = createSender({ threads: options.sendThreads ?? ctx.config.notifySendThreads, allowNetworks: ctx.config.notifyAllowNetworks, consoleUrl, signal: stopping.signal });
   await bus.ensureStream(NOTIFICATIONS_STREAM);
 
   const publishOne = (envelope: Envelope) => bus.publish(subjectOf(envelope), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: PUBLISH_TIMEOUT_MS });
 
-  /** Each partition's deliveries in the order given, the partitions side by side. */
-  async function publish(envelopes: readonly DeliveryEnvelope[]): Promise<void> {
-    const bySubject = new Map<string, DeliveryEnvelope[]>();
-    for (const envelope of envelopes) {
-      const subject = subjectOf(envelope);
-      const list = bySubject.get(subject);
-      if (list) list.push(envelope);
-      else bySubject.set(subject, [envelope]);
-    }
-    await Promise.all(
-      [...bySubject.values()].map(async (list) => {
-        for (const envelope of list) await publishOne(envelope);
-      }),
+  /** Each partition's deliveries in the order given, the partitions side by side (in-process: one write). */
+  const publish = (envelopes: readonly DeliveryEnvelope[]): Promise<void> =>
+    bus.publishMany(
+      envelopes.map((envelope) => ({ subject: subjectOf(envelope), data: encodeEnvelope(envelope), msgId: msgIdOf(envelope) })),
+      { timeoutMs: PUBLISH_TIMEOUT_MS },
     );
-  }
 
   const router = (): Router =>
     createRouter({
@@ -145,14 +133,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
       return drop;
     }
     await pace.take(receiver.id, receiver.rateLimitPerSecond, stopping.signal);
-    const attempt = await sendToReceiver(message, receiver, {
-      policy,
-      consoleUrl,
-      now: ctx.now(),
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: stopping.signal,
-      agents,
-    });
+    const attempt = await sender.send(message, receiver, { now: ctx.now(), timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
     const verdict = judgeAttempt(attempt.result, {
       attempt: bus.deliveryCount,
       firstAt: envelope.firstAt,
@@ -269,8 +250,7 @@ export async function startDispatcher(ctx: PlatformContext, options: DispatcherO
     await Promise.all(consumers.map((c) => c.stop()));
     await sources.stop();
     await deliveries.close();
-    agents.http.destroy();
-    agents.https.destroy();
+    await sender.close();
   };
 }
 

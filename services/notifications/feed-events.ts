@@ -37,14 +37,17 @@ export async function startFeedEvents(deps: FeedEventsDeps): Promise<FeedEvents>
   let doneSeq = 0;
   let chain: Promise<void> = Promise.resolve();
 
-  async function publish(envelope: Envelope): Promise<void> {
+  /** The envelopes of one feed message, in order, together (in-process: one write). */
+  async function publish(envelopes: readonly Envelope[]): Promise<void> {
+    const items = envelopes.map((envelope) => ({ subject: subjectOf(envelope), data: encodeEnvelope(envelope), msgId: msgIdOf(envelope) }));
     for (;;) {
       try {
-        await bus.publish(subjectOf(envelope), encodeEnvelope(envelope), { msgId: msgIdOf(envelope), timeoutMs: 10_000 });
+        await bus.publishMany(items, { timeoutMs: 10_000 });
         return;
       } catch (err) {
         if (stopped) return;
-        log.warn({ err }, 'a notification event could not be published; trying again');
+        // Those already taken are dropped as repeats by their message ids.
+        log.warn({ err }, 'notification events could not be published; trying again');
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
         if (stopped) return;
       }
@@ -62,7 +65,7 @@ export async function startFeedEvents(deps: FeedEventsDeps): Promise<FeedEvents>
       return;
     }
     chain = chain.then(async () => {
-      for (const envelope of envelopes) await publish(envelope);
+      if (envelopes.length > 0) await publish(envelopes);
       doneSeq = message.seq;
     });
   }

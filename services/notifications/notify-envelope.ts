@@ -33,7 +33,7 @@ export type EventEnvelope = { type: 'event'; event: NotificationEvent; at?: numb
 
 export type Envelope = EventEnvelope | DeliveryEnvelope;
 
-export const NOTIFY_PARTITIONS = 8;
+export const NOTIFY_PARTITIONS = 128;
 
 /** What keeps an event's order: its problem, else its CI or maintenance. */
 export function orderKeyOf(event: NotificationEvent): string {

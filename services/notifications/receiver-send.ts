@@ -6,6 +6,8 @@
  * at the first that is not a 2xx, and is sent again whole (each request is idempotent there:
  * PagerDuty dedupes on the problem id).
  */
+import http from 'node:http';
+import https from 'node:https';
 import { isIP } from 'node:net';
 import nodemailer from 'nodemailer';
 import type { AttemptResult } from '../../pipelines/notifications/delivery-outcome.js';
@@ -21,6 +23,15 @@ import type { ReceiverRecord } from '../control-plane/notifications/notification
 import { isAppError } from '../runtime/errors.js';
 import type { AddressPolicy } from '../runtime/outbound/address-policy.js';
 import { resolveForSend, send, type SendOptions } from '../runtime/outbound/outbound-client.js';
+
+/** Connections kept open to one receiver host at most: its partitions send at once, beyond that they queue. */
+const SOCKETS_PER_HOST = 32;
+
+/** Connections kept open between messages. */
+export const keepAliveAgents = (maxSockets = SOCKETS_PER_HOST): { http: http.Agent; https: https.Agent } => ({
+  http: new http.Agent({ keepAlive: true, maxSockets }),
+  https: new https.Agent({ keepAlive: true, maxSockets }),
+});
 
 export interface SendContext {
   policy: AddressPolicy;

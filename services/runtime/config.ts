@@ -48,6 +48,8 @@ export interface Config {
    * outbound/address-policy.ts refuses them (loopback, private, link-local…); none by default.
    */
   notifyAllowNetworks: AllowedNetwork[];
+  /** Threads the notification dispatcher formats and sends on (0: its main thread). */
+  notifySendThreads: number;
   /** Where users reach the console, for the links notifications carry (ends with `/`). */
   consoleUrl: string;
 }
@@ -67,6 +69,7 @@ const integerVariables = new Set<string>([
   'OPS_INGRESS_MAX_PENDING_BATCHES',
   'OPS_PUBLISH_TIMEOUT_MS',
   'OPS_SLA_THREADS',
+  'OPS_NOTIFY_SEND_THREADS',
   'OPS_PROBLEM_PARTITIONS',
   'OPS_MAX_DELIVERIES',
   'OPS_HELPER_THREAD_NICENESS',
@@ -138,6 +141,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       cookieSecure: env.OPS_COOKIE_SECURE ?? 'auto',
     },
     notifyAllowNetworks: allowNetworks(env.OPS_NOTIFY_ALLOW_NETWORKS),
+    notifySendThreads: env.OPS_NOTIFY_SEND_THREADS ?? 1,
     consoleUrl: (env.OPS_CONSOLE_URL ?? `http://localhost:${env.OPS_PORT ?? 8080}/`).replace(/\/*$/, '/'),
   };
 }
