@@ -33,6 +33,8 @@ export interface CompiledTrigger {
   streamIds: readonly number[];
   /** The hit of this event, or undefined when the event does not match or names no known CI. */
   hitOf(event: TriggeredEvent, cis: CiLookup): KeyedHit | undefined;
+  /** The record's fields meet every condition (whether or not they name a known CI). */
+  matches(fields: unknown): boolean;
 }
 
 type FieldReader = (fields: unknown) => unknown;
@@ -139,6 +141,7 @@ export function compileTrigger(trigger: TriggerModel): CompiledTrigger {
   return {
     id: trigger.id,
     streamIds: trigger.streamIds,
+    matches: (fields) => conditions.every((holds) => holds(fields)),
     hitOf(event, cis) {
       for (const holds of conditions) if (!holds(event.fields)) return undefined;
       const ciId = locate(event.fields, cis);

@@ -15,6 +15,7 @@ import { notificationReceiverRoutes } from './admin/notification-receivers.route
 import { referenceRoutes } from './admin/reference.routes.js';
 import { slaTemplateAdminRoutes } from './admin/sla-templates.routes.js';
 import { streamRoutes } from './admin/streams.routes.js';
+import { triggerDryRunRoutes } from './admin/trigger-dry-run.routes.js';
 import { triggerRoutes } from './admin/triggers.routes.js';
 import { userRoutes } from './admin/users.routes.js';
 import { workGroupRoutes } from './admin/work-groups.routes.js';
@@ -63,6 +64,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...ciTypeIconRoutes(deps),
     ...streamRoutes(deps),
     ...streamEventRoutes(deps, hooks.eventTail),
+    ...triggerDryRunRoutes(deps),
     ...triggerRoutes(deps),
     ...publicReferenceRoutes(deps),
     ...configItemRoutes(deps),

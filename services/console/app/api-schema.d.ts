@@ -612,6 +612,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/triggers/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Try a trigger on a stream's latest records before saving it: the CIs it would open problems on */
+        post: operations["admin.dryRunTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/triggers": {
         parameters: {
             query?: never;
@@ -5841,6 +5858,191 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "admin.dryRunTrigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    trigger: {
+                        name: string;
+                        description?: string;
+                        /** @description Default true */
+                        enabled?: boolean;
+                        streamIds: number[];
+                        /** @description Every condition must hold; empty matches every record */
+                        match: ({
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            /** @constant */
+                            op: "equals";
+                            value: string | number | boolean;
+                        } | {
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            /** @constant */
+                            op: "in";
+                            values: (string | number | boolean)[];
+                        } | {
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            /** @constant */
+                            op: "regex";
+                            /** @description RE2 regular expression (no backreferences or lookaround), matched in linear time on the field as text, on its first 262 144 ÷ (compiled size) characters (at most 65 536); at most 1 000 characters and 512 compiled instructions */
+                            pattern: string;
+                        } | {
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            /** @constant */
+                            op: "exists";
+                        })[];
+                        ci: {
+                            /** @constant */
+                            by: "idField";
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                        } | {
+                            /** @constant */
+                            by: "nameField";
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            ciTypeId?: number;
+                        } | {
+                            /** @constant */
+                            by: "fixed";
+                            id: number;
+                        };
+                        priority: {
+                            /** @description 1 (highest) to 4 */
+                            value: number;
+                        } | {
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            map: {
+                                [key: string]: number;
+                            };
+                            /** @description 1 (highest) to 4 */
+                            default: number;
+                        };
+                        /** @description A matching record whose field holds one of values resolves the problem */
+                        resolve: {
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            values: (string | number | boolean)[];
+                        };
+                        tags?: {
+                            id: number;
+                            name: string;
+                            colorName: string;
+                        }[];
+                        incidents?: {
+                            connector: {
+                                id: number;
+                                name: string;
+                            };
+                            /** @description Dot-separated path of a record field */
+                            field: string;
+                            type: string;
+                        }[];
+                        influence: {
+                            value: number;
+                            /** @description true: the problem takes the CI health to 0 */
+                            maxInfluence: boolean;
+                        };
+                        /** @description How far behind its newest record (in event time) a late record still takes its place in a (trigger, CI) key’s problems; default 60. Older ones are dead-lettered. */
+                        lateWindowMinutes?: number;
+                    };
+                    /** @description The stream whose records are tried (default: the trigger's first) */
+                    streamId?: number;
+                    /** @description The stream's latest records tried, by event date (default 1000) */
+                    records?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description What the trigger would do */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        streamId: number;
+                        /** @description Records tried, oldest first */
+                        examined: number;
+                        /** @description Event date of the oldest record tried */
+                        from: string | null;
+                        /** @description Event date of the newest record tried */
+                        to: string | null;
+                        /** @description Records meeting the conditions */
+                        matched: number;
+                        /** @description Of those, naming no CI the CMDB holds (or a name several CIs share) */
+                        withoutCi: number;
+                        /** @description The CIs the trigger would hit: most problems opened first */
+                        cis: {
+                            ciId: number;
+                            ciName: string;
+                            /** @description Records naming the CI that meet the conditions */
+                            hits: number;
+                            /** @description Problems the trigger would open on the CI */
+                            opened: number;
+                            /** @description Of those, resolved by a later record */
+                            resolved: number;
+                            /** @description A problem would still be open after the last record */
+                            openAtEnd: boolean;
+                            /** @description The highest priority of the hits that opened or kept a problem */
+                            priority: number | null;
+                            /** @description ISO 8601 date-time with offset */
+                            firstHitAt: string;
+                            /** @description ISO 8601 date-time with offset */
+                            lastHitAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
