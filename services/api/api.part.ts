@@ -40,6 +40,7 @@ import { createLiveSla, type LiveSla } from './sla/live-sla.js';
 import { slaReportRoutes } from './sla/sla-reports.routes.js';
 import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
 import type { TailTiming } from './streams/event-tail.js';
+import { streamActivityRoutes } from './streams/stream-activity.routes.js';
 import { streamEventRoutes } from './streams/stream-events.routes.js';
 import { createTokenUsage } from './token-usage.js';
 import { DIST_DIR } from '../console/build.js';
@@ -64,6 +65,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...ciTypeIconRoutes(deps),
     ...streamRoutes(deps),
     ...streamEventRoutes(deps, hooks.eventTail),
+    ...streamActivityRoutes(deps),
     ...triggerDryRunRoutes(deps),
     ...triggerRoutes(deps),
     ...publicReferenceRoutes(deps),

@@ -612,6 +612,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/cl/v1/streams/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Records stored and dead letters per minute, by receipt, over the last minutes */
+        get: operations["streams.activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/triggers/dry-run": {
         parameters: {
             query?: never;
@@ -5827,6 +5844,106 @@ export interface operations {
                      *     : keep-alive
                      */
                     "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "streams.activity": {
+        parameters: {
+            query?: {
+                /** @description Minutes back from now (default 60) */
+                minutes?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The activity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "from": "2026-11-21T09:58:00.000Z",
+                     *       "to": "2026-11-21T10:00:12.345Z",
+                     *       "bucketSeconds": 60,
+                     *       "buckets": [
+                     *         {
+                     *           "at": "2026-11-21T09:58:00.000Z",
+                     *           "records": 1180,
+                     *           "deadLetters": 0
+                     *         },
+                     *         {
+                     *           "at": "2026-11-21T09:59:00.000Z",
+                     *           "records": 1212,
+                     *           "deadLetters": 3
+                     *         },
+                     *         {
+                     *           "at": "2026-11-21T10:00:00.000Z",
+                     *           "records": 240,
+                     *           "deadLetters": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description ISO 8601 date-time with offset */
+                        from: string;
+                        /** @description ISO 8601 date-time with offset */
+                        to: string;
+                        /** @constant */
+                        bucketSeconds: 60;
+                        /** @description Every minute of the range, oldest first; the last one is the current, partial minute */
+                        buckets: {
+                            /** @description ISO 8601 date-time with offset */
+                            at: string;
+                            records: number;
+                            deadLetters: number;
+                        }[];
+                    };
                 };
             };
             /** @description Invalid request (problem+json, with the offending fields) */
