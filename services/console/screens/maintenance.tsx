@@ -1,35 +1,97 @@
 /**
- * /maintenance: the maintenance modes the user may see, searched, sorted and paged by the API
- * (`search`, `sortCol`, `sortDir`, `page` in the URL), with the CIs each covers and, for a
- * recurring mode, its rule and next windows.
+ * /maintenance: the calendar of the maintenance modes the user may see, as a month, a week or a
+ * list of days (`view`, `date` and `search` in the URL), recurring modes drawn at each occurrence
+ * and canceled ones marked; below it, the user's calendar feeds.
+ *
+ * The API filters modes by their first window only, so a recurring mode begun months ago is found
+ * by asking for every mode that starts before the range ends; the occurrences are then expanded
+ * for the visible days alone (maintenance-occurrences.ts).
  */
+import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api } from '../app/api.js';
-import type { operations } from '../app/api-schema.js';
-import { Load, NeedsRight, TableScroll, useLoad } from '../components/load.js';
-import { Time } from '../components/time.js';
+import { hasRight } from '../app/session.js';
+import { utc } from '../app/time.js';
+import { Load, NeedsRight, useLoad } from '../components/load.js';
+import { CalendarGrid } from '../components/maintenance-calendar-grid.js';
+import { CalendarList } from '../components/maintenance-calendar-list.js';
+import { type CalendarQuery, dayOfInstant, dayText, parseDay, queryHref, rangeOf, readQuery, VIEWS } from '../components/maintenance-calendar-model.js';
+import { CalendarFeeds } from '../components/maintenance-feeds.js';
+import { byDay, type Mode, occurrencesIn } from '../components/maintenance-occurrences.js';
 
-type Mode = operations['maintenance.listModes']['responses'][200]['content']['application/json'][number];
+function Toolbar({ q, title }: { q: CalendarQuery; title: string }) {
+  const { route } = useLocation();
+  const range = rangeOf(q.view, parseDay(q.date)!, utc.value);
+  const today = dayText(dayOfInstant(Date.now(), utc.value));
+  return (
+    <div class="mcal-bar">
+      <nav aria-label="Calendar views" class="mcal-views">
+        {VIEWS.map((v) => (
+          <a key={v.id} href={queryHref({ ...q, view: v.id })} aria-current={q.view === v.id ? 'page' : undefined}>
+            {v.label}
+          </a>
+        ))}
+      </nav>
+      <nav aria-label="Calendar dates" class="mcal-nav">
+        <a href={queryHref({ ...q, date: range.previous })}>Previous</a>
+        <a href={queryHref({ ...q, date: today })}>Today</a>
+        <a href={queryHref({ ...q, date: range.next })}>Next</a>
+      </nav>
+      <h2 class="mcal-title" aria-live="polite">
+        {title}
+      </h2>
+      <form
+        class="inline-form"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          const date = parseDay(String(form.get('date') ?? '')) ? String(form.get('date')) : q.date;
+          route(queryHref({ ...q, date, search: String(form.get('search') ?? '').trim() }));
+        }}
+      >
+        <label for="mcal-date">Go to</label>
+        <input id="mcal-date" name="date" type="date" defaultValue={q.date} key={q.date} />
+        <label for="mcal-search">Search</label>
+        <input id="mcal-search" name="search" type="search" defaultValue={q.search} key={q.search} placeholder="title, label, mode or CI id" />
+        <button type="submit">Show</button>
+      </form>
+    </div>
+  );
+}
 
-const PER_PAGE = 100;
-const COLUMNS = [
-  { col: 'id', label: 'Id' },
-  { col: 'title', label: 'Title' },
-  { col: 'state', label: 'State' },
-  { col: 'dateStart', label: 'Start' },
-  { col: 'dateEnd', label: 'End' },
-] as const;
-type SortCol = (typeof COLUMNS)[number]['col'];
-
-function Recurrence({ r }: { r: NonNullable<Mode['recurrence']> }) {
-  const next = r.current ?? r.next[0];
+function Calendar({ q, modes }: { q: CalendarQuery; modes: Mode[] }) {
+  const shownUtc = utc.value;
+  const date = parseDay(q.date)!;
+  const range = useMemo(() => rangeOf(q.view, date, shownUtc), [q.view, q.date, shownUtc]);
+  const from = range.starts[0]!;
+  const to = range.starts[range.starts.length - 1]!;
+  const occurrences = useMemo(() => occurrencesIn(modes, from, to), [modes, from, to]);
+  const perDay = useMemo(() => (q.view === 'list' ? [] : byDay(occurrences, range.starts)), [occurrences, range, q.view]);
+  const today = dayText(dayOfInstant(Date.now(), shownUtc));
   return (
     <>
-      <code>{r.rule}</code> <span class="muted">({r.timeZone})</span>
-      {next && (
-        <div class="muted">
-          {r.current ? 'Now until ' : 'Next: '}
-          {r.current ? <Time iso={r.current.dateEnd} /> : <Time iso={next.dateStart} />}
+      <p class="muted" role="status">
+        {occurrences.length === 0
+          ? 'No maintenance window in these days.'
+          : `${occurrences.length.toLocaleString()} ${occurrences.length === 1 ? 'window' : 'windows'} in these days`}
+        {shownUtc ? ' · times in UTC' : ''}
+      </p>
+      {q.view === 'list' ? (
+        <CalendarList occurrences={occurrences} title={range.title} utc={shownUtc} />
+      ) : (
+        <div class="mcal-scroll" role="region" aria-label={`${q.view === 'month' ? 'Month' : 'Week'} calendar`} tabIndex={0}>
+          <CalendarGrid
+            view={q.view}
+            title={range.title}
+            days={range.days}
+            starts={range.starts}
+            perDay={perDay}
+            month={date.month}
+            today={today}
+            utc={shownUtc}
+            search={q.search}
+          />
         </div>
       )}
     </>
@@ -37,121 +99,36 @@ function Recurrence({ r }: { r: NonNullable<Mode['recurrence']> }) {
 }
 
 function MaintenanceScreen() {
-  const { url, route } = useLocation();
+  const { url } = useLocation();
   const params = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?')) : '');
-  const search = params.get('search') ?? '';
-  const sortCol: SortCol = COLUMNS.find((c) => c.col === params.get('sortCol'))?.col ?? 'dateStart';
-  const sortDir = params.get('sortDir') === 'asc' ? 'asc' : 'desc';
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const href = (changes: Record<string, string>): string => {
-    const next = new URLSearchParams({ ...(search ? { search } : {}), sortCol, sortDir, page: String(page), ...changes });
-    if (next.get('page') === '1') next.delete('page');
-    if (!next.get('search')) next.delete('search');
-    return `/maintenance?${next.toString()}`;
-  };
+  const q = readQuery(params, utc.value);
+  const range = rangeOf(q.view, parseDay(q.date)!, utc.value);
+  const to = new Date(range.starts[range.starts.length - 1]!).toISOString();
   const [loaded] = useLoad(
     (signal) =>
-      api.GET('/api/public/sm/v1/rsm-maintenance', {
-        params: { query: { sortCol, sortDir, page: String(page), perPage: String(PER_PAGE), ...(search ? { search } : {}) } },
+      api.POST('/api/public/sm/v1/rsm-maintenance/filter', {
+        params: { query: { sortCol: 'dateStart', sortDir: 'asc', perPage: '-1', ...(q.search ? { search: q.search } : {}) } },
+        body: { dateStart: { lessThanOrEqual: to } },
         signal,
       }),
-    [search, sortCol, sortDir, page],
+    [to, q.search],
   );
+  const mayWrite = hasRight('base-system.rsm-maintenance.write') || hasRight('base-system.admin');
   return (
-    <main>
-      <h1>Maintenance</h1>
-      <form
-        class="inline-form"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const text = String(new FormData(e.currentTarget).get('search') ?? '').trim();
-          route(href({ search: text, page: '1' }));
-        }}
-      >
-        <label for="m-search">Search</label>
-        <input id="m-search" name="search" type="search" defaultValue={search} key={search} placeholder="title, label, mode or CI id" />
-        <button type="submit">Search</button>
-      </form>
-      <Load loaded={loaded} label="maintenance modes">
-        {(modes) => (
-          <>
-            <p class="muted" role="status">
-              {modes.length === 0 ? 'No maintenance mode matches.' : `Modes ${(page - 1) * PER_PAGE + 1}–${(page - 1) * PER_PAGE + modes.length}`}
-            </p>
-            {modes.length > 0 && (
-              <TableScroll label="Maintenance modes table">
-                <table>
-                  <caption class="visually-hidden">Maintenance modes</caption>
-                  <thead>
-                    <tr>
-                      {COLUMNS.map((c) => {
-                        const active = sortCol === c.col;
-                        return (
-                          <th key={c.col} scope="col" aria-sort={active ? (sortDir === 'asc' ? 'ascending' : 'descending') : undefined}>
-                            <a
-                              href={href({
-                                sortCol: c.col,
-                                sortDir: active && sortDir === 'desc' ? 'asc' : active ? 'desc' : c.col === 'dateStart' || c.col === 'dateEnd' ? 'desc' : 'asc',
-                                page: '1',
-                              })}
-                            >
-                              {c.label}
-                              <span aria-hidden="true">{active ? (sortDir === 'desc' ? ' ▼' : ' ▲') : ''}</span>
-                            </a>
-                          </th>
-                        );
-                      })}
-                      <th scope="col">CIs</th>
-                      <th scope="col">Recurrence</th>
-                      <th scope="col">Labels</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {modes.map((m) => (
-                      <tr key={m.id}>
-                        <td>{m.id}</td>
-                        <td>{m.title ?? <span class="muted">untitled</span>}</td>
-                        <td>
-                          <span class={`badge mstate-${m.state.toLowerCase()}`}>{m.state}</span>
-                        </td>
-                        <td>
-                          <Time iso={m.dateStart} />
-                        </td>
-                        <td>
-                          <Time iso={m.dateEnd} />
-                        </td>
-                        <td>
-                          <ul class="plain">
-                            {m.configItems.map((ci) => (
-                              <li key={ci.id}>
-                                <a href={`/cmdb/ci/${ci.id}`}>CI {ci.id}</a>
-                                {ci.scope === 'CiAndChildren' && <span class="muted"> and children{ci.depth >= 0 ? ` (depth ${ci.depth})` : ''}</span>}
-                              </li>
-                            ))}
-                          </ul>
-                        </td>
-                        <td>{m.recurrence ? <Recurrence r={m.recurrence} /> : <span class="muted">once</span>}</td>
-                        <td>
-                          {Object.entries(m.labels).map(([k, v]) => (
-                            <span key={k} class="tag">
-                              {v ? `${k}=${v}` : k}
-                            </span>
-                          ))}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            )}
-            <nav class="pager" aria-label="Pages">
-              {page > 1 && <a href={href({ page: String(page - 1) })}>Previous page</a>}
-              {modes.length === PER_PAGE && <a href={href({ page: String(page + 1) })}>Next page</a>}
-            </nav>
-          </>
+    <main class="maintenance">
+      <div class="mcal-head">
+        <h1>Maintenance</h1>
+        {mayWrite && (
+          <a class="button primary" href="/maintenance/new">
+            New maintenance mode
+          </a>
         )}
+      </div>
+      <Toolbar q={q} title={range.title} />
+      <Load loaded={loaded} label="maintenance modes">
+        {(modes) => <Calendar q={q} modes={modes} />}
       </Load>
+      <CalendarFeeds search={q.search} />
     </main>
   );
 }
