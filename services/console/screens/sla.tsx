@@ -1,36 +1,17 @@
 /**
- * /sla: the SLA templates the user may read, and an ordered report looked up by its id
- * (`?report=<id>`; the API has no list of ordered reports): its status, range and template, with
- * its exports as links.
+ * /sla: the SLA templates the user may read, the form that orders a report (the URL's `template`
+ * chooses one), and the reports ordered in this browser in the last day (the API lists none).
+ * A report is its own page, /sla/reports/{id}; the old `?report=<id>` links lead there.
  */
 import { useLocation } from 'preact-iso';
+import { useEffect } from 'preact/hooks';
 import { api } from '../app/api.js';
-import type { operations, paths } from '../app/api-schema.js';
 import { Load, NeedsRight, TableScroll, useLoad } from '../components/load.js';
-import { Time } from '../components/time.js';
-
-type Template = operations['sla.listTemplates']['responses'][200]['content']['application/json'][number];
-type Report = operations['sla.getReport']['responses'][200]['content']['application/json'];
-
-const EXPORT_PATH = '/api/public/sm/v1/sla/ordered/{id}/export' satisfies keyof paths;
-const FORMATS = [
-  { format: 'xls', label: 'Excel' },
-  { format: 'csv', label: 'CSV' },
-  { format: 'json', label: 'JSON' },
-] as const;
-const EXPORT_TYPES = [
-  { type: 'events', label: 'problems' },
-  { type: 'configItems', label: 'CIs' },
-] as const;
-
-const owner = (t: Pick<Template, 'ownerType' | 'userId' | 'workGroup'>): string =>
-  t.ownerType === 'WorkGroup' ? `Workgroup ${t.workGroup?.name ?? ''}` : `User #${t.userId ?? ''}`;
-
-/** "ThisMonth" → "this month". */
-const period = (p: Template['period']): string => p.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+import { SlaOrderForm } from '../components/sla-order-form.js';
+import { owner, periodName, REPORT_PATH, recentReports, rememberReport, type Template } from '../components/sla-model.js';
 
 function Templates({ templates }: { templates: Template[] }) {
-  if (templates.length === 0) return <p class="muted">No SLA template you may read.</p>;
+  if (templates.length === 0) return <p class="empty">No SLA template you may read. An administrator makes them, in the Admin screen.</p>;
   return (
     <TableScroll label="SLA templates table">
       <table>
@@ -42,6 +23,9 @@ function Templates({ templates }: { templates: Template[] }) {
             <th scope="col">Period</th>
             <th scope="col">Owner</th>
             <th scope="col">Description</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -50,9 +34,14 @@ function Templates({ templates }: { templates: Template[] }) {
               <td>{t.id}</td>
               <td>{t.name}</td>
               <td>{t.type === 'Multi' ? 'Multi-template' : 'Single'}</td>
-              <td>{period(t.period)}</td>
+              <td>{periodName(t.period)}</td>
               <td>{owner(t)}</td>
               <td>{t.description}</td>
+              <td>
+                <a href={`/sla?template=${t.id}#order-h`} aria-label={`Order a report of ${t.name}`}>
+                  Order a report
+                </a>
+              </td>
             </tr>
           ))}
         </tbody>
@@ -61,73 +50,31 @@ function Templates({ templates }: { templates: Template[] }) {
   );
 }
 
-function ReportView({ r }: { r: Report }) {
-  const exportHref = (format: string, exportType: string): string =>
-    `${EXPORT_PATH.replace('{id}', encodeURIComponent(r.id))}?${new URLSearchParams({ format, exportType }).toString()}`;
+function Recent() {
+  const list = recentReports();
+  if (list.length === 0) return <p class="muted">None yet. A report’s results are kept for a day after it is ordered.</p>;
   return (
-    <>
-      <dl class="facts">
-        <dt>Status</dt>
-        <dd>
-          <span class={`badge report-${r.status.toLowerCase()}`}>{r.status}</span>
-          {r.error && <span class="error"> {r.error}</span>}
-        </dd>
-        <dt>Template</dt>
-        <dd>
-          {r.template.name} <span class="muted">#{r.template.id}</span>
-        </dd>
-        <dt>Range</dt>
-        <dd>
-          <Time iso={r.start} /> – <Time iso={r.end} />
-        </dd>
-        <dt>Owner</dt>
-        <dd>{owner(r)}</dd>
-      </dl>
-      {r.status === 'Ok' && (
-        <>
-          <h3>Exports</h3>
-          <ul class="plain exports">
-            {EXPORT_TYPES.map((t) => (
-              <li key={t.type}>
-                By {t.label}:{' '}
-                {FORMATS.map((f) => (
-                  <a key={f.format} href={exportHref(f.format, t.type)} download>
-                    {f.label}
-                  </a>
-                ))}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </>
-  );
-}
-
-function OrderedReport({ id }: { id: string }) {
-  const [loaded, reload] = useLoad((signal) => api.GET('/api/public/sm/v1/sla/ordered/{id}', { params: { path: { id } }, signal }), [id]);
-  return (
-    <Load loaded={loaded} label="the report">
-      {(r) => (
-        <>
-          <ReportView r={r} />
-          {r.status === 'Pending' && (
-            <button type="button" onClick={reload}>
-              Check again
-            </button>
-          )}
-        </>
-      )}
-    </Load>
+    <ul class="sla-recent">
+      {list.map((r) => (
+        <li key={r.id}>
+          <a href={REPORT_PATH(r.id)}>{r.template}</a> <span class="muted">ordered {new Date(r.orderedAt).toLocaleString()}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
 function SlaScreen() {
   const { query, route } = useLocation();
-  const report = (query['report'] ?? '').trim();
+  const oldLink = (query['report'] ?? '').trim();
+  const templateId = Number(query['template']) || undefined;
+  useEffect(() => {
+    if (oldLink) route(REPORT_PATH(oldLink), true);
+  }, [oldLink]);
   const [templates] = useLoad((signal) => api.GET('/api/public/sm/v1/sla/templates', { signal }), []);
+  if (oldLink) return <p class="loading">Opening the report…</p>;
   return (
-    <main>
+    <main class="sla">
       <h1>SLA</h1>
       <section aria-labelledby="templates-h">
         <h2 id="templates-h">Templates</h2>
@@ -135,21 +82,41 @@ function SlaScreen() {
           {(list) => <Templates templates={list} />}
         </Load>
       </section>
-      <section aria-labelledby="report-h">
-        <h2 id="report-h">Ordered report</h2>
+      <section aria-labelledby="order-h">
+        <h2 id="order-h">Order a report</h2>
+        <Load loaded={templates} label="SLA templates">
+          {(list) =>
+            list.length === 0 ? (
+              <p class="muted">There is no template to order a report of.</p>
+            ) : (
+              <SlaOrderForm
+                key={templateId}
+                templates={list}
+                templateId={templateId}
+                onOrdered={(report) => {
+                  rememberReport({ id: report.id, template: report.template.name, orderedAt: Date.now() });
+                  route(REPORT_PATH(report.id));
+                }}
+              />
+            )
+          }
+        </Load>
+      </section>
+      <section aria-labelledby="recent-h">
+        <h2 id="recent-h">Reports ordered here</h2>
+        <Recent />
         <form
           class="inline-form"
           onSubmit={(e) => {
             e.preventDefault();
             const id = String(new FormData(e.currentTarget).get('report') ?? '').trim();
-            route(id ? `/sla?report=${encodeURIComponent(id)}` : '/sla');
+            if (id) route(REPORT_PATH(id));
           }}
         >
           <label for="sla-report">Report id</label>
-          <input id="sla-report" name="report" defaultValue={report} key={report} size={38} placeholder="the id its order answered" />
-          <button type="submit">Show report</button>
+          <input id="sla-report" name="report" size={38} placeholder="the id its order answered" autoComplete="off" />
+          <button type="submit">Open report</button>
         </form>
-        {report && <OrderedReport id={report} />}
       </section>
     </main>
   );
