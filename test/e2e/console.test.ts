@@ -207,14 +207,14 @@ if (unavailable) {
       },
       { name: 'CI page', path: `/cmdb/ci/${web1.id}`, ready: (page) => page.getByRole('heading', { level: 1, name: web1.name }).waitFor() },
       { name: 'maintenance', path: '/maintenance', ready: (page) => page.getByRole('cell', { name: 'db-01 kernel patch' }).waitFor() },
-      { name: 'SLA', path: '/sla', ready: (page) => page.getByRole('cell', { name: e.data.slaTemplate.name }).waitFor() },
+      { name: 'SLA', path: '/sla', ready: (page) => page.getByRole('cell', { name: e.data.slaTemplate.name }).first().waitFor() },
       {
         name: 'streams',
         path: '/streams',
         ready: (page) => page.getByRole('link', { name: 'syslog' }).first().waitFor(),
       },
       { name: "a stream's events", path: `/streams?stream=${e.data.stream.id}`, ready: (page) => page.getByRole('table', { name: 'Events, newest first' }).waitFor() },
-      { name: 'admin', path: '/admin', ready: (page) => page.getByRole('cell', { name: e.data.triggers.link.name, exact: true }).waitFor() },
+      { name: 'admin', path: '/admin/triggers', ready: (page) => page.getByRole('cell', { name: e.data.triggers.link.name, exact: true }).waitFor() },
     ];
     for (const colorScheme of ['light', 'dark'] as const) {
       const { context } = await e.page(ADMIN_TOKEN, { colorScheme });

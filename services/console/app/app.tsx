@@ -15,8 +15,11 @@ const ProblemPage = lazy(() => import('../screens/problem.js'));
 const Cmdb = lazy(() => import('../screens/cmdb.js'));
 const CiPage = lazy(() => import('../screens/ci.js'));
 const Maintenance = lazy(() => import('../screens/maintenance.js'));
+const MaintenanceMode = lazy(() => import('../screens/maintenance-mode.js'));
 const Sla = lazy(() => import('../screens/sla.js'));
+const SlaReport = lazy(() => import('../screens/sla-report.js'));
 const Streams = lazy(() => import('../screens/streams.js'));
+const Trigger = lazy(() => import('../screens/trigger.js'));
 const Admin = lazy(() => import('../screens/admin.js'));
 
 function Redirect({ to }: { to: string }) {
@@ -44,9 +47,15 @@ function Gate() {
           <Route path="/cmdb" component={Cmdb} />
           <Route path="/cmdb/ci/:id" component={CiPage} />
           <Route path="/maintenance" component={Maintenance} />
+          <Route path="/maintenance/new" component={MaintenanceMode} />
+          <Route path="/maintenance/:id" component={MaintenanceMode} />
           <Route path="/sla" component={Sla} />
+          <Route path="/sla/reports/:id" component={SlaReport} />
           <Route path="/streams" component={Streams} />
+          <Route path="/streams/triggers/new" component={Trigger} />
+          <Route path="/streams/triggers/:id" component={Trigger} />
           <Route path="/admin" component={Admin} />
+          <Route path="/admin/:section" component={Admin} />
           <Route default component={NotFound} />
         </Router>
       </ErrorBoundary>
