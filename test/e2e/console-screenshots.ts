@@ -1,7 +1,7 @@
 /**
  * Screenshots of the console's screens for the README (docs/console/*.png), made the way the
  * end-to-end tests drive it: the platform in this process on the small installation of
- * console-data.ts (plus an ordered SLA report, so the SLA screen shows one), headless Chromium
+ * console-data.ts (plus an ordered SLA report, so the SLA report page shows one), headless Chromium
  * at 1280×800, light colour scheme, times in Europe/Berlin, signed in as the admin. A script,
  * not a test (tap runs only *.test.ts):
  *
@@ -47,6 +47,11 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
+  // The recurring mode of console-data.ts, for its page (form and preview).
+  const modes = await k.api('POST', '/api/public/sm/v1/rsm-maintenance/filter?perPage=-1', { json: { dateStart: { lessThanOrEqual: new Date(k.clock + 86_400_000).toISOString() } } });
+  const recurringModeId = (modes.body as Array<{ id: number; title: string }>).find((m) => m.title === 'Sunday patch window')?.id;
+  if (recurringModeId === undefined) throw new Error(`maintenance modes: ${modes.status} ${modes.text}`);
+
   mkdirSync(OUT_DIR, { recursive: true });
   const context = await e.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', timezoneId: 'Europe/Berlin', locale: 'en-GB' });
   const shoot = async (name: string, path: string, ready: (page: Page) => Promise<unknown>): Promise<void> => {
@@ -84,10 +89,19 @@ try {
     await page.getByRole('heading', { level: 2, name: 'Impact' }).evaluate((h) => (h as any).scrollIntoView({ block: 'start' }));
   });
   await shoot('ci', `/cmdb/ci/${cis.web1.id}`, (page) => page.getByRole('heading', { level: 1, name: cis.web1.name }).waitFor());
-  await shoot('maintenance', '/maintenance', (page) => page.getByRole('cell', { name: 'Sunday patch window' }).waitFor());
-  await shoot('sla', `/sla?report=${reportId}`, (page) => page.getByRole('link', { name: 'CSV' }).first().waitFor());
+  await shoot('maintenance', '/maintenance', (page) => page.getByRole('link', { name: /Sunday patch window/ }).first().waitFor());
+  await shoot('maintenance-mode', `/maintenance/${recurringModeId}`, (page) => page.getByRole('table', { name: 'Next windows' }).getByRole('row').nth(1).waitFor());
+  await shoot('sla', '/sla', (page) => page.getByRole('form', { name: 'Order a report' }).waitFor());
+  await shoot('sla-report', `/sla/reports/${reportId}?ci=${cis.web1.id}`, async (page) => {
+    await page.getByRole('group', { name: /^Availability by CI, worst first/ }).getByRole('link').first().waitFor();
+    await page.getByRole('heading', { level: 2, name: `Timeline of ${cis.web1.name}` }).waitFor();
+  });
   await shoot('streams', `/streams?stream=${data.stream.id}`, (page) => page.getByRole('table', { name: 'Events, newest first' }).waitFor());
-  await shoot('admin', '/admin', (page) => page.getByRole('cell', { name: data.triggers.link.name, exact: true }).waitFor());
+  await shoot('trigger', `/streams/triggers/${data.triggers.cpu.id}`, async (page) => {
+    await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.getByRole('table', { name: 'CIs the trigger would hit, most problems first' }).getByRole('link', { name: cis.web1.name }).waitFor();
+  });
+  await shoot('admin', '/admin/users', (page) => page.getByRole('table', { name: 'Users' }).waitFor());
   await context.close();
   log(`written to ${OUT_DIR}`);
 } finally {
