@@ -35,8 +35,10 @@ export interface MemoryBusLog {
   append(stream: string, message: LoggedMessage): void;
   /** Several messages, in one transaction: all are written, or none and it throws. */
   appendMany(stream: string, messages: readonly LoggedMessage[]): void;
-  /** The message is settled: it need not survive a restart. */
+  /** The message is settled: it need not survive a restart (written with others, within REMOVALS_EVERY_MS). */
   remove(stream: string, seq: number): void;
+  /** Writes the removals waiting now, at once. */
+  flushRemovals(): void;
   /** The stream's messages still logged, by seq. */
   restore(stream: string): LoggedMessage[];
   close(): Promise<void>;
@@ -118,6 +120,7 @@ export function openMemoryBusLog(path: string, onError: (error: unknown) => void
       removals.push([stream, seq]);
       if (!failing) flushTimer ??= setTimeout(flushRemovals, REMOVALS_EVERY_MS).unref();
     },
+    flushRemovals,
     restore(stream) {
       const messages: LoggedMessage[] = [];
       for (const { key, value } of db.getRange({ start: [stream, 0], end: [stream, Number.MAX_SAFE_INTEGER] })) {
