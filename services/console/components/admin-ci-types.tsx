@@ -6,10 +6,11 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { type CiType, type CiTypeIcon, DeleteButton, Notice, send, textOf, useKeptLoad, useSectionQuery } from './admin-kit.js';
+import { type CiType, type CiTypeIcon, DeleteButton, Notice, send, textOf, useKeptLoad } from './admin-kit.js';
+import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { ApiAlert, Load, TableScroll } from './load.js';
+import { ApiAlert } from './load.js';
 
 const ICON_MAX_BYTES = 64 * 1024;
 
@@ -174,88 +175,25 @@ function Icons({ icons, types, onChanged }: { icons: CiTypeIcon[]; types: CiType
 }
 
 export function AdminCiTypes() {
-  const [query, setQuery] = useSectionQuery();
   const [types, reloadTypes] = useKeptLoad((signal) => api.GET('/api/admin/v1/config-item-types', { signal }), []);
   const [icons, reloadIcons] = useKeptLoad((signal) => api.GET('/api/admin/v1/config-item-type-icons', { signal }), []);
   const iconList = icons.state === 'ok' ? icons.data : [];
-  const selectedId = Number(query['type']);
   return (
-    <Load loaded={types} label="CI types">
-      {(list) => {
-        const selected = list.find((t) => t.id === selectedId);
-        return (
-          <div class="admin-split">
-            <div>
-              <div class="buttons">
-                <button type="button" class="primary" onClick={() => setQuery({ new: '1', type: null })}>
-                  New CI type
-                </button>
-              </div>
-              <TableScroll label="CI types">
-                <table>
-                  <caption class="visually-hidden">CI types</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Icon</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Description</th>
-                      <th scope="col">Default</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((t) => (
-                      <tr key={t.id} class={t.id === selectedId ? 'selected' : undefined}>
-                        <td>{t.icon ? <img src={t.icon.iconUrl} alt={t.icon.name} width={20} height={20} /> : <span class="muted">none</span>}</td>
-                        <td>
-                          <a href={`/admin/ci-types?type=${t.id}`} aria-current={t.id === selectedId ? 'true' : undefined}>
-                            {t.name}
-                          </a>
-                        </td>
-                        <td>{t.description}</td>
-                        <td>{t.isDefault ? 'Default' : ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-              {icons.state === 'error' ? <ApiAlert problem={icons.problem} /> : <Icons icons={iconList} types={list} onChanged={reloadIcons} />}
-            </div>
-            <div>
-              {query['new'] === '1' ? (
-                <section aria-labelledby="new-type-h" class="admin-panel">
-                  <h3 id="new-type-h">New CI type</h3>
-                  <TypeForm
-                    icons={iconList}
-                    onSaved={(saved) => {
-                      reloadTypes();
-                      setQuery({ new: null, type: String(saved.id) });
-                    }}
-                  />
-                </section>
-              ) : selected ? (
-                <section aria-labelledby="type-h" class="admin-panel" key={selected.id}>
-                  <div class="section-head">
-                    <h3 id="type-h">CI type {selected.name}</h3>
-                    {!selected.isDefault && (
-                      <DeleteButton
-                        what={`the CI type ${selected.name}`}
-                        remove={() => send(api.DELETE('/api/admin/v1/config-item-types/{id}', { params: { path: { id: String(selected.id) } } }))}
-                        onDone={() => {
-                          reloadTypes();
-                          setQuery({ type: null });
-                        }}
-                      />
-                    )}
-                  </div>
-                  <TypeForm type={selected} icons={iconList} onSaved={reloadTypes} />
-                </section>
-              ) : (
-                <p class="muted">{query['type'] ? 'No such CI type.' : 'Choose a CI type to change it or its icon.'}</p>
-              )}
-            </div>
-          </div>
-        );
-      }}
-    </Load>
+    <AdminSplit
+      loaded={types}
+      section={{ path: 'ci-types', param: 'type', noun: 'CI type', plural: 'CI types' }}
+      before={[{ label: 'Icon', cell: (t) => (t.icon ? <img src={t.icon.iconUrl} alt={t.icon.name} width={20} height={20} /> : <span class="muted">none</span>) }]}
+      columns={[
+        { label: 'Description', cell: (t) => t.description },
+        { label: 'Default', cell: (t) => (t.isDefault ? 'Default' : '') },
+      ]}
+      below={(list) => (icons.state === 'error' ? <ApiAlert problem={icons.problem} /> : <Icons icons={iconList} types={list} onChanged={reloadIcons} />)}
+      create={(open) => <TypeForm icons={iconList} onSaved={(saved) => open(saved.id)} />}
+      remove={(t) => send(api.DELETE('/api/admin/v1/config-item-types/{id}', { params: { path: { id: String(t.id) } } }))}
+      removable={(t) => !t.isDefault}
+      detail={(selected) => <TypeForm type={selected} icons={iconList} onSaved={reloadTypes} />}
+      reload={reloadTypes}
+      hint="Choose a CI type to change it or its icon."
+    />
   );
 }

@@ -1,7 +1,8 @@
 /**
  * What every admin section shares: the wire types (from the generated schema), the section's
  * state in the URL query (`/admin/<section>?<key>=…`, so a selection can be linked and reloaded),
- * one way to send a change and get its problem back, and a Delete button behind a confirmation.
+ * one way to send a change and get its problem back, a Delete button behind a confirmation, and
+ * the name form of workgroups and CMDB systems.
  */
 import { useLocation } from 'preact-iso';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -9,6 +10,8 @@ import { type ApiProblem, problemOf } from '../app/api.js';
 import type { operations } from '../app/api-schema.js';
 import { type Answer, ApiAlert, type Loaded } from './load.js';
 import { ConfirmDialog } from './confirm.js';
+import { Field, FormError } from './cmdb-field.js';
+import { errorAt, formError } from './cmdb-model.js';
 
 type Ok<O, S extends number = 200> = O extends { responses: { [K in S]: { content: { 'application/json': infer T } } } } ? T : never;
 type Body<O> = O extends { requestBody: { content: { 'application/json': infer T } } } ? T : never;
@@ -174,5 +177,55 @@ export function Checks({
       ))}
       {error && <p class="field-error">{error}</p>}
     </fieldset>
+  );
+}
+
+/**
+ * A form of one field, a name: a new workgroup or CMDB system ("New <noun>", "Create <noun>"),
+ * or the rename of one (`named`); `onSaved` gets what `save` answered.
+ */
+export function NameForm<T>({
+  noun,
+  named,
+  save,
+  onSaved,
+}: {
+  noun: string;
+  named?: { name: string };
+  save: (name: string) => Promise<{ data?: T; problem?: ApiProblem }>;
+  onSaved: (saved: T | undefined) => void;
+}) {
+  const label = named ? `Rename ${named.name}` : `New ${noun}`;
+  const [problem, setProblem] = useState<ApiProblem | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const name = textOf(new FormData(event.currentTarget as HTMLFormElement), 'name');
+    setBusy(true);
+    setNotice(undefined);
+    const { data, problem: refused } = await save(name);
+    setBusy(false);
+    setProblem(refused);
+    if (!refused) {
+      setNotice('Saved.');
+      onSaved(data);
+    }
+  };
+  const errors = { name: errorAt(problem, 'name', ['work_group.name_taken', 'cmdb_system.name_taken']) };
+  const id = `${label.toLowerCase().replace(/\W+/g, '-')}-name`;
+  return (
+    <form class="admin-form" aria-label={label} onSubmit={submit} noValidate>
+      <Field id={id} label="Name" error={errors.name}>
+        {(a11y) => <input {...a11y} name="name" required autoComplete="off" defaultValue={named?.name ?? ''} maxLength={255} />}
+      </Field>
+      <FormError message={formError(problem, Object.values(errors))} />
+      <div class="buttons">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Saving…' : named ? 'Rename' : `Create ${noun}`}
+        </button>
+      </div>
+      <Notice text={notice} />
+    </form>
   );
 }

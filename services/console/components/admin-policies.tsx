@@ -5,24 +5,12 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import {
-  Checks,
-  DeleteButton,
-  Notice,
-  type Policy,
-  type PolicyBody,
-  type PolicyPatch,
-  type Receiver,
-  send,
-  textOf,
-  type Trigger,
-  useKeptLoad,
-  useSectionQuery,
-} from './admin-kit.js';
+import { Checks, Notice, type Policy, type PolicyBody, type PolicyPatch, type Receiver, send, textOf, type Trigger, useKeptLoad } from './admin-kit.js';
+import { AdminSplit } from './admin-split.js';
 import { CiPicker, type PickedCi } from './ci-picker.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { Load, TableScroll, useLoad } from './load.js';
+import { useLoad } from './load.js';
 
 const PRIORITIES = ['Problem1', 'Problem2', 'Problem3', 'Problem4'] as const;
 const KINDS = ['problem.opened', 'problem.acknowledged', 'problem.resolved', 'problem.flapping', 'maintenance.started', 'maintenance.ended', 'sla.budget_burning'] as const;
@@ -230,7 +218,6 @@ function PolicyForm({ policy, refs, onSaved }: { policy?: Policy; refs: Refs; on
 }
 
 export function AdminPolicies() {
-  const [query, setQuery] = useSectionQuery();
   const [policies, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/notifications/policies', { signal }), []);
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const [receivers] = useLoad((signal) => api.GET('/api/admin/v1/notifications/receivers', { signal }), []);
@@ -242,93 +229,30 @@ export function AdminPolicies() {
   };
   const groupName = (id: number) => refs.groups.find((g) => g.id === id)?.name ?? `Workgroup ${id}`;
   const receiverName = (id: number) => refs.receivers.find((r) => r.id === id)?.name ?? `#${id}`;
-  const selectedId = Number(query['policy']);
   return (
-    <Load loaded={policies} label="policies">
-      {(list) => {
-        const selected = list.find((x) => x.id === selectedId);
-        return (
-          <div class="admin-split">
-            <div>
-              <div class="buttons">
-                <button type="button" class="primary" onClick={() => setQuery({ new: '1', policy: null })}>
-                  New policy
-                </button>
-              </div>
-              {list.length === 0 ? (
-                <p class="muted">No policy yet: nothing is sent.</p>
-              ) : (
-                <TableScroll label="Policies">
-                  <table>
-                    <caption class="visually-hidden">Policies</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Workgroup</th>
-                        <th scope="col">CIs</th>
-                        <th scope="col">Receivers</th>
-                        <th scope="col">State</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {list.map((x) => (
-                        <tr key={x.id} class={x.id === selectedId ? 'selected' : undefined}>
-                          <td>
-                            <a href={`/admin/policies?policy=${x.id}`} aria-current={x.id === selectedId ? 'true' : undefined}>
-                              {x.name}
-                            </a>
-                          </td>
-                          <td>{groupName(x.ownerWorkGroup.id)}</td>
-                          <td>{scopeText(x)}</td>
-                          <td>
-                            {x.receiverIds.map((id) => (
-                              <a key={id} class="sep" href={`/admin/receivers?receiver=${id}`}>
-                                {receiverName(id)}
-                              </a>
-                            ))}
-                          </td>
-                          <td>{x.enabled ? 'Enabled' : <span class="badge disabled">Disabled</span>}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
-              )}
-            </div>
-            <div>
-              {query['new'] === '1' ? (
-                <section aria-labelledby="new-policy-h" class="admin-panel">
-                  <h3 id="new-policy-h">New policy</h3>
-                  <PolicyForm
-                    refs={refs}
-                    onSaved={(saved) => {
-                      reload();
-                      setQuery({ new: null, policy: String(saved.id) });
-                    }}
-                  />
-                </section>
-              ) : selected ? (
-                <section aria-labelledby="policy-h" class="admin-panel" key={selected.id}>
-                  <div class="section-head">
-                    <h3 id="policy-h">Policy {selected.name}</h3>
-                    <DeleteButton
-                      what={`the policy ${selected.name}`}
-                      remove={() => send(api.DELETE('/api/admin/v1/notifications/policies/{id}', { params: { path: { id: String(selected.id) } } }))}
-                      onDone={() => {
-                        reload();
-                        setQuery({ policy: null });
-                      }}
-                    />
-                  </div>
-                  <PolicyForm key={`${selected.id}-${refs.receivers.length}`} policy={selected} refs={refs} onSaved={reload} />
-                </section>
-              ) : (
-                <p class="muted">{query['policy'] ? 'No such policy.' : 'Choose a policy to change it.'}</p>
-              )}
-            </div>
-          </div>
-        );
-      }}
-    </Load>
+    <AdminSplit
+      loaded={policies}
+      section={{ path: 'policies', param: 'policy', noun: 'policy', plural: 'Policies' }}
+      columns={[
+        { label: 'Workgroup', cell: (x) => groupName(x.ownerWorkGroup.id) },
+        { label: 'CIs', cell: scopeText },
+        {
+          label: 'Receivers',
+          cell: (x) =>
+            x.receiverIds.map((id) => (
+              <a key={id} class="sep" href={`/admin/receivers?receiver=${id}`}>
+                {receiverName(id)}
+              </a>
+            )),
+        },
+        { label: 'State', cell: (x) => (x.enabled ? 'Enabled' : <span class="badge disabled">Disabled</span>) },
+      ]}
+      empty="No policy yet: nothing is sent."
+      create={(open) => <PolicyForm refs={refs} onSaved={(saved) => open(saved.id)} />}
+      remove={(x) => send(api.DELETE('/api/admin/v1/notifications/policies/{id}', { params: { path: { id: String(x.id) } } }))}
+      detail={(selected) => <PolicyForm key={`${selected.id}-${refs.receivers.length}`} policy={selected} refs={refs} onSaved={reload} />}
+      reload={reload}
+      hint="Choose a policy to change it."
+    />
   );
 }

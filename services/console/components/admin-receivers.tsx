@@ -7,11 +7,12 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { DeleteButton, Notice, type Receiver, type ReceiverBody, type ReceiverPatch, send, textOf, useKeptLoad, useSectionQuery } from './admin-kit.js';
+import { Notice, type Receiver, type ReceiverBody, type ReceiverPatch, send, textOf, useKeptLoad } from './admin-kit.js';
 import { AdminDeliveries } from './admin-deliveries.js';
+import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { Load, TableScroll, useLoad } from './load.js';
+import { useLoad } from './load.js';
 
 type ReceiverType = Receiver['type'];
 const TYPES: ReadonlyArray<{ value: ReceiverType; label: string }> = [
@@ -203,95 +204,31 @@ function ReceiverForm({ receiver, groups, onSaved }: { receiver?: Receiver; grou
 }
 
 export function AdminReceivers() {
-  const [query, setQuery] = useSectionQuery();
   const [receivers, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/notifications/receivers', { signal }), []);
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const groupList = groups.state === 'ok' ? groups.data : [];
   const groupName = (id: number) => groupList.find((g) => g.id === id)?.name ?? `Workgroup ${id}`;
-  const selectedId = Number(query['receiver']);
   return (
-    <Load loaded={receivers} label="receivers">
-      {(list) => {
-        const selected = list.find((r) => r.id === selectedId);
-        return (
-          <div class="admin-split">
-            <div>
-              <div class="buttons">
-                <button type="button" class="primary" onClick={() => setQuery({ new: '1', receiver: null })}>
-                  New receiver
-                </button>
-              </div>
-              {list.length === 0 ? (
-                <p class="muted">No receiver yet: make one, then a policy that sends to it.</p>
-              ) : (
-                <TableScroll label="Receivers">
-                  <table>
-                    <caption class="visually-hidden">Receivers</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Type</th>
-                        <th scope="col">Workgroup</th>
-                        <th scope="col">State</th>
-                        <th scope="col">Sends to</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {list.map((r) => (
-                        <tr key={r.id} class={r.id === selectedId ? 'selected' : undefined}>
-                          <td>
-                            <a href={`/admin/receivers?receiver=${r.id}`} aria-current={r.id === selectedId ? 'true' : undefined}>
-                              {r.name}
-                            </a>
-                          </td>
-                          <td>{r.type}</td>
-                          <td>{groupName(r.ownerWorkGroup.id)}</td>
-                          <td>{r.enabled ? 'Enabled' : <span class="badge disabled">{r.disabledReason ? `Disabled: ${r.disabledReason}` : 'Disabled'}</span>}</td>
-                          <td class="admin-wrap">
-                            <code>{r.type === 'email' ? r.to.join(', ') : r.url}</code>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
-              )}
-            </div>
-            <div>
-              {query['new'] === '1' ? (
-                <section aria-labelledby="new-receiver-h" class="admin-panel">
-                  <h3 id="new-receiver-h">New receiver</h3>
-                  <ReceiverForm
-                    groups={groupList}
-                    onSaved={(saved) => {
-                      reload();
-                      setQuery({ new: null, receiver: String(saved.id) });
-                    }}
-                  />
-                </section>
-              ) : selected ? (
-                <section aria-labelledby="receiver-h" class="admin-panel" key={selected.id}>
-                  <div class="section-head">
-                    <h3 id="receiver-h">Receiver {selected.name}</h3>
-                    <DeleteButton
-                      what={`the receiver ${selected.name}`}
-                      remove={() => send(api.DELETE('/api/admin/v1/notifications/receivers/{id}', { params: { path: { id: String(selected.id) } } }))}
-                      onDone={() => {
-                        reload();
-                        setQuery({ receiver: null });
-                      }}
-                    />
-                  </div>
-                  <ReceiverForm receiver={selected} groups={groupList} onSaved={reload} />
-                  <AdminDeliveries receiver={selected} />
-                </section>
-              ) : (
-                <p class="muted">{query['receiver'] ? 'No such receiver.' : 'Choose a receiver to change it or to read its delivery log.'}</p>
-              )}
-            </div>
-          </div>
-        );
-      }}
-    </Load>
+    <AdminSplit
+      loaded={receivers}
+      section={{ path: 'receivers', param: 'receiver', noun: 'receiver', plural: 'Receivers' }}
+      columns={[
+        { label: 'Type', cell: (r) => r.type },
+        { label: 'Workgroup', cell: (r) => groupName(r.ownerWorkGroup.id) },
+        { label: 'State', cell: (r) => (r.enabled ? 'Enabled' : <span class="badge disabled">{r.disabledReason ? `Disabled: ${r.disabledReason}` : 'Disabled'}</span>) },
+        { label: 'Sends to', class: 'admin-wrap', cell: (r) => <code>{r.type === 'email' ? r.to.join(', ') : r.url}</code> },
+      ]}
+      empty="No receiver yet: make one, then a policy that sends to it."
+      create={(open) => <ReceiverForm groups={groupList} onSaved={(saved) => open(saved.id)} />}
+      remove={(r) => send(api.DELETE('/api/admin/v1/notifications/receivers/{id}', { params: { path: { id: String(r.id) } } }))}
+      detail={(selected) => (
+        <>
+          <ReceiverForm receiver={selected} groups={groupList} onSaved={reload} />
+          <AdminDeliveries receiver={selected} />
+        </>
+      )}
+      reload={reload}
+      hint="Choose a receiver to change it or to read its delivery log."
+    />
   );
 }

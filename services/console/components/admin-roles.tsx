@@ -5,10 +5,10 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, DeleteButton, Notice, type PlatformRight, PLATFORM_RIGHTS, type Role, send, textOf, useKeptLoad, useSectionQuery } from './admin-kit.js';
+import { Checks, Notice, type PlatformRight, PLATFORM_RIGHTS, type Role, send, textOf, useKeptLoad } from './admin-kit.js';
+import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { Load, TableScroll } from './load.js';
 
 /** The roles the platform ships (services/control-plane/identity/bootstrap.command.ts); the API refuses to change them. */
 const BUILT_IN = new Set(['admin', 'maintenance-writer', 'maintenance-reader', 'sla-reader', 'notifications-writer', 'stream-reader']);
@@ -71,97 +71,40 @@ function RoleForm({ role, onSaved }: { role?: Role; onSaved: (name: string) => v
 }
 
 export function AdminRoles() {
-  const [query, setQuery] = useSectionQuery();
   const [roles, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/roles', { signal }), []);
-  const wanted = query['role'];
   return (
-    <Load loaded={roles} label="roles">
-      {(list) => {
-        const selected = list.find((r) => r.name === wanted);
-        return (
-          <div class="admin-split">
-            <div>
-              <div class="buttons">
-                <button type="button" class="primary" onClick={() => setQuery({ new: '1', role: null })}>
-                  New role
-                </button>
-              </div>
-              <TableScroll label="Roles">
-                <table>
-                  <caption class="visually-hidden">Roles</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Description</th>
-                      <th scope="col">Rights</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((r) => (
-                      <tr key={r.name} class={r.name === wanted ? 'selected' : undefined}>
-                        <td>
-                          <a href={`/admin/roles?role=${encodeURIComponent(r.name)}`} aria-current={r.name === wanted ? 'true' : undefined}>
-                            {r.name}
-                          </a>
-                          {BUILT_IN.has(r.name) && <span class="badge">built-in</span>}
-                        </td>
-                        <td>{r.description}</td>
-                        <td>
-                          {r.rights.length === 0 ? (
-                            <span class="muted">none</span>
-                          ) : (
-                            r.rights.map((right) => (
-                              <code key={right} class="right">
-                                {right}
-                              </code>
-                            ))
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            </div>
-            <div>
-              {query['new'] === '1' ? (
-                <section aria-labelledby="new-role-h" class="admin-panel">
-                  <h3 id="new-role-h">New role</h3>
-                  <RoleForm
-                    onSaved={(name) => {
-                      reload();
-                      setQuery({ new: null, role: name });
-                    }}
-                  />
-                </section>
-              ) : selected ? (
-                <section aria-labelledby="role-h" class="admin-panel" key={selected.name}>
-                  <div class="section-head">
-                    <h3 id="role-h">Role {selected.name}</h3>
-                    {!BUILT_IN.has(selected.name) && (
-                      <DeleteButton
-                        what={`the role ${selected.name}`}
-                        remove={() => send(api.DELETE('/api/admin/v1/roles/{name}', { params: { path: { name: selected.name } } }))}
-                        onDone={() => {
-                          reload();
-                          setQuery({ role: null });
-                        }}
-                      />
-                    )}
-                  </div>
-                  {BUILT_IN.has(selected.name) ? (
-                    <p>A built-in role: it cannot be changed or deleted. Make a custom role for another set of rights.</p>
-                  ) : (
-                    <RoleForm role={selected} onSaved={reload} />
-                  )}
-                </section>
-              ) : (
-                <p class="muted">{wanted ? 'No such role.' : 'Choose a role to see or change its rights.'}</p>
-              )}
-            </div>
-          </div>
-        );
-      }}
-    </Load>
+    <AdminSplit
+      loaded={roles}
+      section={{ path: 'roles', param: 'role', noun: 'role', plural: 'Roles' }}
+      badge={(r) => BUILT_IN.has(r.name) && <span class="badge">built-in</span>}
+      columns={[
+        { label: 'Description', cell: (r) => r.description },
+        {
+          label: 'Rights',
+          cell: (r) =>
+            r.rights.length === 0 ? (
+              <span class="muted">none</span>
+            ) : (
+              r.rights.map((right) => (
+                <code key={right} class="right">
+                  {right}
+                </code>
+              ))
+            ),
+        },
+      ]}
+      create={(open) => <RoleForm onSaved={open} />}
+      remove={(r) => send(api.DELETE('/api/admin/v1/roles/{name}', { params: { path: { name: r.name } } }))}
+      removable={(r) => !BUILT_IN.has(r.name)}
+      detail={(selected) =>
+        BUILT_IN.has(selected.name) ? (
+          <p>A built-in role: it cannot be changed or deleted. Make a custom role for another set of rights.</p>
+        ) : (
+          <RoleForm role={selected} onSaved={reload} />
+        )
+      }
+      reload={reload}
+      hint="Choose a role to see or change its rights."
+    />
   );
 }

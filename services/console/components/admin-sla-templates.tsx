@@ -7,12 +7,13 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, DeleteButton, Notice, send, type SlaTemplate, type SlaTemplateBody, type SlaTemplatePatch, textOf, useKeptLoad, useSectionQuery } from './admin-kit.js';
+import { Checks, Notice, send, type SlaTemplate, type SlaTemplateBody, type SlaTemplatePatch, textOf, useKeptLoad } from './admin-kit.js';
 import { calendarOf, SlaCalendar } from './admin-sla-calendar.js';
+import { AdminSplit } from './admin-split.js';
 import { CiPicker } from './ci-picker.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { Load, TableScroll, useLoad } from './load.js';
+import { useLoad } from './load.js';
 
 const PERIODS: ReadonlyArray<SlaTemplate['period']> = [
   'Today',
@@ -281,97 +282,36 @@ function TemplateForm({
 }
 
 export function AdminSlaTemplates() {
-  const [query, setQuery] = useSectionQuery();
   const [templates, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/sla/templates', { signal }), []);
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const groupList = groups.state === 'ok' ? groups.data : [];
-  const selectedId = Number(query['template']);
   return (
-    <Load loaded={templates} label="SLA templates">
-      {(list) => {
-        const selected = list.find((x) => x.id === selectedId);
-        return (
-          <div class="admin-split">
-            <div>
-              <div class="buttons">
-                <button type="button" class="primary" onClick={() => setQuery({ new: '1', template: null })}>
-                  New SLA template
-                </button>
-              </div>
-              {list.length === 0 ? (
-                <p class="muted">No SLA template yet.</p>
-              ) : (
-                <TableScroll label="SLA templates">
-                  <table>
-                    <caption class="visually-hidden">SLA templates</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Kind</th>
-                        <th scope="col">Owner</th>
-                        <th scope="col">Period</th>
-                        <th scope="col">Target</th>
-                        <th scope="col">Covers</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {list.map((x) => (
-                        <tr key={x.id} class={x.id === selectedId ? 'selected' : undefined}>
-                          <td>
-                            <a href={`/admin/sla-templates?template=${x.id}`} aria-current={x.id === selectedId ? 'true' : undefined}>
-                              {x.name}
-                            </a>
-                          </td>
-                          <td>{x.type}</td>
-                          <td>{x.workGroupId !== null ? (groupList.find((g) => g.id === x.workGroupId)?.name ?? `Workgroup ${x.workGroupId}`) : `User ${x.userId ?? ''}`}</td>
-                          <td>{x.period}</td>
-                          <td>{x.type === 'Single' && x.target !== null ? `${x.target} %` : <span class="muted">none</span>}</td>
-                          <td>{x.type === 'Single' ? `${x.configItems.length} CI${x.configItems.length === 1 ? '' : 's'}` : `${x.templates.length} templates`}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
-              )}
-            </div>
-            <div>
-              {query['new'] === '1' ? (
-                <section aria-labelledby="new-template-h" class="admin-panel">
-                  <h3 id="new-template-h">New SLA template</h3>
-                  <TemplateForm
-                    templates={list}
-                    groups={groupList}
-                    onSaved={(saved) => {
-                      reload();
-                      setQuery({ new: null, template: String(saved.id) });
-                    }}
-                  />
-                </section>
-              ) : selected ? (
-                <section aria-labelledby="template-h" class="admin-panel" key={selected.id}>
-                  <div class="section-head">
-                    <h3 id="template-h">SLA template {selected.name}</h3>
-                    <DeleteButton
-                      what={`the SLA template ${selected.name}`}
-                      remove={() => send(api.DELETE('/api/admin/v1/sla/templates/{id}', { params: { path: { id: String(selected.id) } } }))}
-                      onDone={() => {
-                        reload();
-                        setQuery({ template: null });
-                      }}
-                    />
-                  </div>
-                  <p>
-                    <a href={`/sla?template=${selected.id}`}>Its figures on the SLA screen</a>
-                  </p>
-                  <TemplateForm template={selected} templates={list} groups={groupList} onSaved={reload} />
-                </section>
-              ) : (
-                <p class="muted">{query['template'] ? 'No such SLA template.' : 'Choose an SLA template to change it.'}</p>
-              )}
-            </div>
-          </div>
-        );
-      }}
-    </Load>
+    <AdminSplit
+      loaded={templates}
+      section={{ path: 'sla-templates', param: 'template', noun: 'SLA template', plural: 'SLA templates' }}
+      columns={[
+        { label: 'Kind', cell: (x) => x.type },
+        {
+          label: 'Owner',
+          cell: (x) => (x.workGroupId !== null ? (groupList.find((g) => g.id === x.workGroupId)?.name ?? `Workgroup ${x.workGroupId}`) : `User ${x.userId ?? ''}`),
+        },
+        { label: 'Period', cell: (x) => x.period },
+        { label: 'Target', cell: (x) => (x.type === 'Single' && x.target !== null ? `${x.target} %` : <span class="muted">none</span>) },
+        { label: 'Covers', cell: (x) => (x.type === 'Single' ? `${x.configItems.length} CI${x.configItems.length === 1 ? '' : 's'}` : `${x.templates.length} templates`) },
+      ]}
+      empty="No SLA template yet."
+      create={(open, list) => <TemplateForm templates={list} groups={groupList} onSaved={(saved) => open(saved.id)} />}
+      remove={(x) => send(api.DELETE('/api/admin/v1/sla/templates/{id}', { params: { path: { id: String(x.id) } } }))}
+      detail={(selected, list) => (
+        <>
+          <p>
+            <a href={`/sla?template=${selected.id}`}>Its figures on the SLA screen</a>
+          </p>
+          <TemplateForm template={selected} templates={list} groups={groupList} onSaved={reload} />
+        </>
+      )}
+      reload={reload}
+      hint="Choose an SLA template to change it."
+    />
   );
 }

@@ -6,11 +6,12 @@
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
 import { session } from '../app/session.js';
-import { Checks, DeleteButton, Notice, useKeptLoad, type Role, send, textOf, type User, useSectionQuery, type WorkGroup } from './admin-kit.js';
+import { Checks, Notice, useKeptLoad, type Role, send, textOf, type User, type WorkGroup } from './admin-kit.js';
+import { AdminSplit } from './admin-split.js';
 import { AdminTokens } from './admin-tokens.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { Load, TableScroll, useLoad } from './load.js';
+import { useLoad } from './load.js';
 import { Time } from './time.js';
 
 function NewUser({ roles, groups, onCreated }: { roles: Role[]; groups: WorkGroup[]; onCreated: (user: User) => void }) {
@@ -51,7 +52,8 @@ function NewUser({ roles, groups, onCreated }: { roles: Role[]; groups: WorkGrou
   );
 }
 
-function UserDetail({ user, roles, groups, onChanged, onDeleted }: { user: User; roles: Role[]; groups: Map<number, string>; onChanged: () => void; onDeleted: () => void }) {
+/** The selected user's panel below its heading: its workgroups and rights, its form, its tokens. */
+function UserDetail({ user, roles, groups, onChanged }: { user: User; roles: Role[]; groups: Map<number, string>; onChanged: () => void }) {
   const [problem, setProblem] = useState<ApiProblem | undefined>();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
@@ -76,17 +78,7 @@ function UserDetail({ user, roles, groups, onChanged, onDeleted }: { user: User;
   };
   const errors = { name: errorAt(problem, 'name', ['user.name_taken']), roles: errorAt(problem, 'roles', ['role.unknown']), disabled: errorAt(problem, 'disabled') };
   return (
-    <section aria-labelledby="user-h" class="admin-panel" key={user.id}>
-      <div class="section-head">
-        <h3 id="user-h">User {user.name}</h3>
-        {!self && (
-          <DeleteButton
-            what={`the user ${user.name}`}
-            remove={() => send(api.DELETE('/api/admin/v1/users/{id}', { params: { path: { id: String(user.id) } } }))}
-            onDone={onDeleted}
-          />
-        )}
-      </div>
+    <>
       <p>
         Member of {user.workGroupIds.map((id) => groups.get(id) ?? `#${id}`).join(', ') || 'no workgroup'} (change in <a href="/admin/work-groups">Workgroups</a>). Rights:{' '}
         {user.rights.length === 0 ? (
@@ -116,95 +108,32 @@ function UserDetail({ user, roles, groups, onChanged, onDeleted }: { user: User;
         <Notice text={notice} />
       </form>
       <AdminTokens user={user} />
-    </section>
+    </>
   );
 }
 
 export function AdminUsers() {
-  const [query, setQuery] = useSectionQuery();
   const [users, reloadUsers] = useKeptLoad((signal) => api.GET('/api/admin/v1/users', { signal }), []);
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const [roles] = useLoad((signal) => api.GET('/api/admin/v1/roles', { signal }), []);
   const groupNames = new Map(groups.state === 'ok' ? groups.data.map((g) => [g.id, g.name]) : []);
   const roleList = roles.state === 'ok' ? roles.data : [];
-  const creating = query['new'] === '1';
-  const selectedId = Number(query['user']);
   return (
-    <Load loaded={users} label="users">
-      {(list) => {
-        const selected = list.find((u) => u.id === selectedId);
-        return (
-          <div class="admin-split">
-            <div>
-              <div class="buttons">
-                <button type="button" class="primary" onClick={() => setQuery({ new: '1', user: null })}>
-                  New user
-                </button>
-              </div>
-              <TableScroll label="Users">
-                <table>
-                  <caption class="visually-hidden">Users</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Roles</th>
-                      <th scope="col">Workgroups</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((u) => (
-                      <tr key={u.id} class={u.id === selectedId ? 'selected' : undefined}>
-                        <td>
-                          <a href={`/admin/users?user=${u.id}`} aria-current={u.id === selectedId ? 'true' : undefined}>
-                            {u.name}
-                          </a>
-                        </td>
-                        <td>{u.roles.join(', ') || <span class="muted">none</span>}</td>
-                        <td>{u.workGroupIds.map((id) => groupNames.get(id) ?? `#${id}`).join(', ') || <span class="muted">none</span>}</td>
-                        <td>{u.disabled ? <span class="badge disabled">Disabled</span> : 'Active'}</td>
-                        <td>
-                          <Time iso={u.createdAt} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
-            </div>
-            <div>
-              {creating && (
-                <section aria-labelledby="new-user-h" class="admin-panel">
-                  <h3 id="new-user-h">New user</h3>
-                  <NewUser
-                    roles={roleList}
-                    groups={groups.state === 'ok' ? groups.data : []}
-                    onCreated={(user) => {
-                      reloadUsers();
-                      setQuery({ new: null, user: String(user.id) });
-                    }}
-                  />
-                </section>
-              )}
-              {!creating && selected && (
-                <UserDetail
-                  key={selected.id}
-                  user={selected}
-                  roles={roleList}
-                  groups={groupNames}
-                  onChanged={reloadUsers}
-                  onDeleted={() => {
-                    reloadUsers();
-                    setQuery({ user: null });
-                  }}
-                />
-              )}
-              {!creating && !selected && <p class="muted">{query['user'] ? 'No such user.' : 'Choose a user to change it or to issue a token.'}</p>}
-            </div>
-          </div>
-        );
-      }}
-    </Load>
+    <AdminSplit
+      loaded={users}
+      section={{ path: 'users', param: 'user', noun: 'user', plural: 'Users' }}
+      columns={[
+        { label: 'Roles', cell: (u) => u.roles.join(', ') || <span class="muted">none</span> },
+        { label: 'Workgroups', cell: (u) => u.workGroupIds.map((id) => groupNames.get(id) ?? `#${id}`).join(', ') || <span class="muted">none</span> },
+        { label: 'State', cell: (u) => (u.disabled ? <span class="badge disabled">Disabled</span> : 'Active') },
+        { label: 'Created', cell: (u) => <Time iso={u.createdAt} /> },
+      ]}
+      create={(open) => <NewUser roles={roleList} groups={groups.state === 'ok' ? groups.data : []} onCreated={(user) => open(user.id)} />}
+      remove={(u) => send(api.DELETE('/api/admin/v1/users/{id}', { params: { path: { id: String(u.id) } } }))}
+      removable={(u) => session.value?.user.id !== u.id}
+      detail={(selected) => <UserDetail user={selected} roles={roleList} groups={groupNames} onChanged={reloadUsers} />}
+      reload={reloadUsers}
+      hint="Choose a user to change it or to issue a token."
+    />
   );
 }
