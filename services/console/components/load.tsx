@@ -4,7 +4,7 @@
  * answer, or the problem, or still loading, reloaded when its inputs change.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { type ApiProblem, problemOf } from '../app/api.js';
 import { hasRight } from '../app/session.js';
 
@@ -39,27 +39,37 @@ export interface Answer<T> {
 
 export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { state: 'error'; problem: ApiProblem };
 
-/** Runs `call` whenever `deps` change (the previous answer, if late, is dropped). */
+/**
+ * Runs `call` whenever `deps` change (the previous answer, if late, is dropped). The render right
+ * after a change says loading: the answer held then belongs to the old inputs (the calendar drew
+ * the next month's caption over the last month's modes for a frame).
+ */
 export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, deps: unknown[]): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  const inputs = [...deps, round];
+  const generation = useRef({ inputs, n: 0 });
+  if (inputs.length !== generation.current.inputs.length || inputs.some((value, i) => !Object.is(value, generation.current.inputs[i]))) {
+    generation.current = { inputs, n: generation.current.n + 1 };
+  }
+  const n = generation.current.n;
+  const [loaded, setLoaded] = useState<{ n: number; value: Loaded<T> }>({ n, value: { state: 'loading' } });
   useEffect(() => {
     const abort = new AbortController();
-    setLoaded({ state: 'loading' });
+    setLoaded({ n, value: { state: 'loading' } });
     call(abort.signal).then(
       (answer) => {
         if (abort.signal.aborted) return;
-        if (answer.data !== undefined && answer.response.ok) setLoaded({ state: 'ok', data: answer.data });
-        else setLoaded({ state: 'error', problem: problemOf(answer.error, answer.response.status) });
+        if (answer.data !== undefined && answer.response.ok) setLoaded({ n, value: { state: 'ok', data: answer.data } });
+        else setLoaded({ n, value: { state: 'error', problem: problemOf(answer.error, answer.response.status) } });
       },
       (error: unknown) => {
         if (abort.signal.aborted) return;
-        setLoaded({ state: 'error', problem: { status: 0, title: 'Network error', detail: error instanceof Error ? error.message : String(error) } });
+        setLoaded({ n, value: { state: 'error', problem: { status: 0, title: 'Network error', detail: error instanceof Error ? error.message : String(error) } } });
       },
     );
     return () => abort.abort();
-  }, [...deps, round]);
-  return [loaded, () => setRound((n) => n + 1)];
+  }, [n]);
+  return [loaded.n === n ? loaded.value : { state: 'loading' }, () => setRound((r) => r + 1)];
 }
 
 /** The usual rendering of a load: a loading line, the alert, or the content. */
