@@ -30,6 +30,14 @@
  * A warm-up run first (the server compresses each file on its first request and computes the
  * 5 000-child listing once per model revision) is reported apart from the medians.
  *
+ * Part 2 (issue #33, support/console-part2*.ts), after part 1's runs on the same installation:
+ * 10 000 maintenance modes (30 % recurring) committed to the journal, the platform started again,
+ * an SLA report of 10 000 CIs ordered until Ok; then, each screen in a fresh context, the
+ * maintenance month (navigation → first frame painted with its windows; click on "Next" → the
+ * next month painted), the same on a month with no mode, and the SLA report page (navigation →
+ * bars and first table rows painted), with the API requests behind them from Node. Targets:
+ * < 500 ms and < 1 s. CONSOLE_BENCH_PARTS (`1,2`): `2` alone keeps part 1's last section.
+ *
  * Environment: BENCH_RUNS (5), BENCH_DATA_DIR (the OS temporary directory: the disk here),
  * LOG_LEVEL (warn), CHROMIUM_PATH. Writes bench/results/console.md. A benchmark asserts nothing:
  * it reports the targets (< 1.5 s, < 300 ms, ≤ 250 KB gzip, 1 KB = 1 000 bytes) met or not.
@@ -46,9 +54,13 @@ import { CONSOLE_CI_COUNT, WIDE_CHILDREN, WIDE_ID, WIDE_NAME } from './support/c
 import { BENCH_ADMIN_TOKEN } from './support/problems-api-dataset.js';
 import { fileSystemOf } from './support/problems-api-report.js';
 import type { SeedInfo, SeedSpec } from './support/problems-api-seed.js';
+import { runPart2 } from './support/console-part2.js';
+import { PART2_HEADING, part2Section } from './support/console-part2-report.js';
 import { machineDescription, median } from './support/report.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+/** Which parts run: `1,2` (both, the default); with part 1 left out, its section is kept from the last result. */
+const PARTS = new Set((process.env['CONSOLE_BENCH_PARTS'] || '1,2').split(','));
 const DATA_ROOT = process.env['BENCH_DATA_DIR'] || tmpdir();
 const RESULT_FILE = new URL('./results/console.md', import.meta.url);
 const TARGETS = { interactiveMs: 1500, expandMs: 300, scriptGzipBytes: 250_000 };
@@ -334,22 +346,32 @@ async function main(): Promise<void> {
     const storageState = await signing.storageState();
     await signing.close();
 
-    const warmup = await oneRun(browser, storageState, origin);
-    log(`warm-up: interactive ${ms(warmup.interactiveMs)} ms, expand ${ms(warmup.expandMs)} ms`);
-    const runs: Run[] = [];
-    for (let run = 1; run <= RUNS; run++) {
-      const r = await oneRun(browser, storageState, origin);
-      runs.push(r);
-      log(
-        `run ${run}/${RUNS}: interactive ${ms(r.interactiveMs)} ms (all loaded ${ms(r.allLoadedMs)} ms), expand ${ms(r.expandMs)} ms, JS ${kb(r.scripts.reduce((n, s) => n + s.encoded, 0))} KB served`,
-      );
-    }
     const chromium = `Chromium ${browser.version()}`;
-    await browser.close();
-    browser = undefined;
+    let part1 = '';
+    if (PARTS.has('1')) {
+      const warmup = await oneRun(browser, storageState, origin);
+      log(`warm-up: interactive ${ms(warmup.interactiveMs)} ms, expand ${ms(warmup.expandMs)} ms`);
+      const runs: Run[] = [];
+      for (let run = 1; run <= RUNS; run++) {
+        const r = await oneRun(browser, storageState, origin);
+        runs.push(r);
+        log(
+          `run ${run}/${RUNS}: interactive ${ms(r.interactiveMs)} ms (all loaded ${ms(r.allLoadedMs)} ms), expand ${ms(r.expandMs)} ms, JS ${kb(r.scripts.reduce((n, s) => n + s.encoded, 0))} KB served`,
+        );
+      }
+      part1 = report({ runs, warmup, seed, sizes, chromium, notes, loadAtStart, wallSeconds: (performance.now() - started) / 1000 });
+    } else {
+      part1 = readFileSync(RESULT_FILE, 'utf8').split(PART2_HEADING)[0]!.trimEnd() + '\n';
+    }
     server.message(JSON.stringify({ cmd: 'stop' }));
     await server.output(120_000).catch(() => undefined);
-    const text = report({ runs, warmup, seed, sizes, chromium, notes, loadAtStart, wallSeconds: (performance.now() - started) / 1000 });
+    // Part 2 (issue #33) adds its maintenance modes to the same installation, stopped, and starts it again.
+    const part2 = PARTS.has('2') ? await runPart2(browser, embedded, seed.endMs, seed.openProblems, RUNS) : undefined;
+    await browser.close();
+    browser = undefined;
+    const fs = fileSystemOf(DATA_ROOT);
+    const where = fs === 'tmpfs' ? `data on tmpfs (BENCH_DATA_DIR=${DATA_ROOT})` : `data on disk (${fs}) under ${DATA_ROOT}`;
+    const text = part2 ? `${part1}\n${part2Section(part2, { where, loadAtStart, chromium, wallSeconds: (performance.now() - started) / 1000 })}` : part1;
     writeFileSync(RESULT_FILE, text);
     process.stdout.write(text);
     log(`written to ${RESULT_FILE.pathname}`);
