@@ -48,7 +48,9 @@ try {
   }
 
   // The recurring mode of console-data.ts, for its page (form and preview).
-  const modes = await k.api('POST', '/api/public/sm/v1/rsm-maintenance/filter?perPage=-1', { json: { dateStart: { lessThanOrEqual: new Date(k.clock + 86_400_000).toISOString() } } });
+  const modes = await k.api('POST', '/api/public/sm/v1/rsm-maintenance/filter?perPage=-1', {
+    json: { dateStart: { lessThanOrEqual: new Date(k.clock + 86_400_000).toISOString() } },
+  });
   const recurringModeId = (modes.body as Array<{ id: number; title: string }>).find((m) => m.title === 'Sunday patch window')?.id;
   if (recurringModeId === undefined) throw new Error(`maintenance modes: ${modes.status} ${modes.text}`);
 
@@ -89,11 +91,20 @@ try {
     await page.getByRole('heading', { level: 2, name: 'Impact' }).evaluate((h) => (h as any).scrollIntoView({ block: 'start' }));
   });
   await shoot('ci', `/cmdb/ci/${cis.web1.id}`, (page) => page.getByRole('heading', { level: 1, name: cis.web1.name }).waitFor());
-  await shoot('maintenance', '/maintenance', (page) => page.getByRole('link', { name: /Sunday patch window/ }).first().waitFor());
+  await shoot('maintenance', '/maintenance', (page) =>
+    page
+      .getByRole('link', { name: /Sunday patch window/ })
+      .first()
+      .waitFor(),
+  );
   await shoot('maintenance-mode', `/maintenance/${recurringModeId}`, (page) => page.getByRole('table', { name: 'Next windows' }).getByRole('row').nth(1).waitFor());
   await shoot('sla', '/sla', (page) => page.getByRole('form', { name: 'Order a report' }).waitFor());
   await shoot('sla-report', `/sla/reports/${reportId}?ci=${cis.web1.id}`, async (page) => {
-    await page.getByRole('group', { name: /^Availability by CI, worst first/ }).getByRole('link').first().waitFor();
+    await page
+      .getByRole('group', { name: /^Availability by CI, worst first/ })
+      .getByRole('link')
+      .first()
+      .waitFor();
     await page.getByRole('heading', { level: 2, name: `Timeline of ${cis.web1.name}` }).waitFor();
   });
   await shoot('streams', `/streams?stream=${data.stream.id}`, (page) => page.getByRole('table', { name: 'Events, newest first' }).waitFor());
