@@ -6,11 +6,11 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { type CiType, type CiTypeIcon, DeleteButton, Notice, send, textOf, useKeptLoad } from './admin-kit.js';
+import { type CiType, type CiTypeIcon, DeleteButton, Notice, send, textOf } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { ApiAlert } from './load.js';
+import { ApiAlert, useLoad } from './load.js';
 
 const ICON_MAX_BYTES = 64 * 1024;
 
@@ -175,8 +175,8 @@ function Icons({ icons, types, onChanged }: { icons: CiTypeIcon[]; types: CiType
 }
 
 export function AdminCiTypes() {
-  const [types, reloadTypes] = useKeptLoad((signal) => api.GET('/api/admin/v1/config-item-types', { signal }), []);
-  const [icons, reloadIcons] = useKeptLoad((signal) => api.GET('/api/admin/v1/config-item-type-icons', { signal }), []);
+  const [types, reloadTypes] = useLoad((signal) => api.GET('/api/admin/v1/config-item-types', { signal }), [], { keepOnReload: true });
+  const [icons, reloadIcons] = useLoad((signal) => api.GET('/api/admin/v1/config-item-type-icons', { signal }), [], { keepOnReload: true });
   const iconList = icons.state === 'ok' ? icons.data : [];
   return (
     <AdminSplit

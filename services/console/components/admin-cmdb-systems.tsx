@@ -2,12 +2,13 @@
  * External CMDB systems (the systems CIs can be created on, spec 2.6): the list, a new one, and
  * the selected one (`?system=<id>`): rename, delete (refused while a CI was created on it).
  */
+import { useLoad } from './load.js';
 import { api } from '../app/api.js';
-import { NameForm, send, useKeptLoad } from './admin-kit.js';
+import { NameForm, send } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 
 export function AdminCmdbSystems() {
-  const [systems, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/cmdb-systems', { signal }), []);
+  const [systems, reload] = useLoad((signal) => api.GET('/api/admin/v1/cmdb-systems', { signal }), [], { keepOnReload: true });
   return (
     <AdminSplit
       loaded={systems}

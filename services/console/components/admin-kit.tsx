@@ -5,10 +5,10 @@
  * the name form of workgroups and CMDB systems.
  */
 import { useLocation } from 'preact-iso';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { type ApiProblem, problemOf } from '../app/api.js';
 import type { operations } from '../app/api-schema.js';
-import { type Answer, ApiAlert, type Loaded } from './load.js';
+import { ApiAlert } from './load.js';
 import { ConfirmDialog } from './confirm.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
@@ -120,36 +120,6 @@ export function Notice({ text }: { text: string | undefined }) {
       {text ?? ''}
     </p>
   );
-}
-
-/**
- * `useLoad` (components/load.tsx) for lists that are changed in place: a reload after a change
- * keeps showing the list (and the open panel beside it) until the new answer comes; only new
- * inputs show the loading state.
- */
-export function useKeptLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, deps: unknown[]): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
-  const [round, setRound] = useState(0);
-  const lastDeps = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    const abort = new AbortController();
-    const key = JSON.stringify(deps);
-    if (key !== lastDeps.current) setLoaded({ state: 'loading' });
-    lastDeps.current = key;
-    call(abort.signal).then(
-      (answer) => {
-        if (abort.signal.aborted) return;
-        if (answer.data !== undefined && answer.response.ok) setLoaded({ state: 'ok', data: answer.data });
-        else setLoaded({ state: 'error', problem: problemOf(answer.error, answer.response.status) });
-      },
-      (error: unknown) => {
-        if (abort.signal.aborted) return;
-        setLoaded({ state: 'error', problem: { status: 0, title: 'Network error', detail: error instanceof Error ? error.message : String(error) } });
-      },
-    );
-    return () => abort.abort();
-  }, [...deps, round]);
-  return [loaded, () => setRound((n) => n + 1)];
 }
 
 /** A set of checkboxes under one name (FormData.getAll gives the checked values). */

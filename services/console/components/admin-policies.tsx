@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, Notice, type Policy, type PolicyBody, type PolicyPatch, type Receiver, send, textOf, type Trigger, useKeptLoad } from './admin-kit.js';
+import { Checks, Notice, type Policy, type PolicyBody, type PolicyPatch, type Receiver, send, textOf, type Trigger } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 import { CiPicker, type PickedCi } from './ci-picker.js';
 import { Field, FormError } from './cmdb-field.js';
@@ -218,7 +218,7 @@ function PolicyForm({ policy, refs, onSaved }: { policy?: Policy; refs: Refs; on
 }
 
 export function AdminPolicies() {
-  const [policies, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/notifications/policies', { signal }), []);
+  const [policies, reload] = useLoad((signal) => api.GET('/api/admin/v1/notifications/policies', { signal }), [], { keepOnReload: true });
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const [receivers] = useLoad((signal) => api.GET('/api/admin/v1/notifications/receivers', { signal }), []);
   const [triggers] = useLoad((signal) => api.GET('/api/admin/v1/triggers', { signal }), []);

@@ -7,7 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Notice, type Receiver, type ReceiverBody, type ReceiverPatch, send, textOf, useKeptLoad } from './admin-kit.js';
+import { Notice, type Receiver, type ReceiverBody, type ReceiverPatch, send, textOf } from './admin-kit.js';
 import { AdminDeliveries } from './admin-deliveries.js';
 import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
@@ -204,7 +204,7 @@ function ReceiverForm({ receiver, groups, onSaved }: { receiver?: Receiver; grou
 }
 
 export function AdminReceivers() {
-  const [receivers, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/notifications/receivers', { signal }), []);
+  const [receivers, reload] = useLoad((signal) => api.GET('/api/admin/v1/notifications/receivers', { signal }), [], { keepOnReload: true });
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const groupList = groups.state === 'ok' ? groups.data : [];
   const groupName = (id: number) => groupList.find((g) => g.id === id)?.name ?? `Workgroup ${id}`;

@@ -3,9 +3,10 @@
  * and the selected one (`?role=<name>`): its description and rights replaced whole (PUT), delete
  * while no user holds it. Built-in roles cannot change: the API refuses, and the form says so.
  */
+import { useLoad } from './load.js';
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, Notice, type PlatformRight, PLATFORM_RIGHTS, type Role, send, textOf, useKeptLoad } from './admin-kit.js';
+import { Checks, Notice, type PlatformRight, PLATFORM_RIGHTS, type Role, send, textOf } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
@@ -71,7 +72,7 @@ function RoleForm({ role, onSaved }: { role?: Role; onSaved: (name: string) => v
 }
 
 export function AdminRoles() {
-  const [roles, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/roles', { signal }), []);
+  const [roles, reload] = useLoad((signal) => api.GET('/api/admin/v1/roles', { signal }), [], { keepOnReload: true });
   return (
     <AdminSplit
       loaded={roles}

@@ -7,7 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, Notice, send, type SlaTemplate, type SlaTemplateBody, type SlaTemplatePatch, textOf, useKeptLoad } from './admin-kit.js';
+import { Checks, Notice, send, type SlaTemplate, type SlaTemplateBody, type SlaTemplatePatch, textOf } from './admin-kit.js';
 import { calendarOf, SlaCalendar } from './admin-sla-calendar.js';
 import { AdminSplit } from './admin-split.js';
 import { CiPicker } from './ci-picker.js';
@@ -282,7 +282,7 @@ function TemplateForm({
 }
 
 export function AdminSlaTemplates() {
-  const [templates, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/sla/templates', { signal }), []);
+  const [templates, reload] = useLoad((signal) => api.GET('/api/admin/v1/sla/templates', { signal }), [], { keepOnReload: true });
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const groupList = groups.state === 'ok' ? groups.data : [];
   return (

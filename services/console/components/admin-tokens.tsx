@@ -6,10 +6,10 @@
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
 import { utc } from '../app/time.js';
-import { DeleteButton, type IssuedToken, send, textOf, type User, useKeptLoad } from './admin-kit.js';
+import { DeleteButton, type IssuedToken, send, textOf, type User } from './admin-kit.js';
 import { Field, FormError } from './cmdb-field.js';
 import { errorAt, formError } from './cmdb-model.js';
-import { Load, TableScroll } from './load.js';
+import { Load, TableScroll, useLoad } from './load.js';
 import { isoOfInput } from './problem-filters.js';
 import { Time } from './time.js';
 
@@ -88,7 +88,9 @@ function IssueForm({ user, onIssued }: { user: User; onIssued: (issued: IssuedTo
 }
 
 export function AdminTokens({ user }: { user: User }) {
-  const [tokens, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/users/{id}/tokens', { params: { path: { id: String(user.id) } }, signal }), [user.id]);
+  const [tokens, reload] = useLoad((signal) => api.GET('/api/admin/v1/users/{id}/tokens', { params: { path: { id: String(user.id) } }, signal }), [user.id], {
+    keepOnReload: true,
+  });
   const [issued, setIssued] = useState<IssuedToken | undefined>();
   return (
     <section aria-labelledby="tokens-h" class="admin-panel">

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
 import { session } from '../app/session.js';
-import { Checks, Notice, useKeptLoad, type Role, send, textOf, type User, type WorkGroup } from './admin-kit.js';
+import { Checks, Notice, type Role, send, textOf, type User, type WorkGroup } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 import { AdminTokens } from './admin-tokens.js';
 import { Field, FormError } from './cmdb-field.js';
@@ -113,7 +113,7 @@ function UserDetail({ user, roles, groups, onChanged }: { user: User; roles: Rol
 }
 
 export function AdminUsers() {
-  const [users, reloadUsers] = useKeptLoad((signal) => api.GET('/api/admin/v1/users', { signal }), []);
+  const [users, reloadUsers] = useLoad((signal) => api.GET('/api/admin/v1/users', { signal }), [], { keepOnReload: true });
   const [groups] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
   const [roles] = useLoad((signal) => api.GET('/api/admin/v1/roles', { signal }), []);
   const groupNames = new Map(groups.state === 'ok' ? groups.data.map((g) => [g.id, g.name]) : []);

@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { NameForm, send, textOf, type User, useKeptLoad, type WorkGroup } from './admin-kit.js';
+import { NameForm, send, textOf, type User, type WorkGroup } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 import { ApiAlert, useLoad } from './load.js';
 
@@ -71,7 +71,7 @@ function Members({ group, users, onChanged }: { group: WorkGroup; users: User[];
 }
 
 export function AdminWorkGroups() {
-  const [groups, reload] = useKeptLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), []);
+  const [groups, reload] = useLoad((signal) => api.GET('/api/admin/v1/work-groups', { signal }), [], { keepOnReload: true });
   const [users] = useLoad((signal) => api.GET('/api/admin/v1/users', { signal }), []);
   const userList = users.state === 'ok' ? users.data : [];
   const names = new Map(userList.map((u) => [u.id, u.name]));

@@ -42,20 +42,23 @@ export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { stat
 /**
  * Runs `call` whenever `deps` change (the previous answer, if late, is dropped). The render right
  * after a change says loading: the answer held then belongs to the old inputs (the calendar drew
- * the next month's caption over the last month's modes for a frame).
+ * the next month's caption over the last month's modes for a frame). `keepOnReload`: a reload
+ * (the returned function) keeps showing the answer until the new one comes, for lists changed in
+ * place whose open panel must survive a save.
  */
-export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, deps: unknown[]): [Loaded<T>, () => void] {
+export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, deps: unknown[], options: { keepOnReload?: boolean } = {}): [Loaded<T>, () => void] {
   const [round, setRound] = useState(0);
-  const inputs = [...deps, round];
-  const generation = useRef({ inputs, n: 0 });
-  if (inputs.length !== generation.current.inputs.length || inputs.some((value, i) => !Object.is(value, generation.current.inputs[i]))) {
-    generation.current = { inputs, n: generation.current.n + 1 };
+  const generation = useRef({ deps, n: 0 });
+  if (deps.length !== generation.current.deps.length || deps.some((value, i) => !Object.is(value, generation.current.deps[i]))) {
+    generation.current = { deps, n: generation.current.n + 1 };
   }
   const n = generation.current.n;
   const [loaded, setLoaded] = useState<{ n: number; value: Loaded<T> }>({ n, value: { state: 'loading' } });
+  const reloading = useRef(false);
   useEffect(() => {
     const abort = new AbortController();
-    setLoaded({ n, value: { state: 'loading' } });
+    if (!(reloading.current && options.keepOnReload)) setLoaded({ n, value: { state: 'loading' } });
+    reloading.current = false;
     call(abort.signal).then(
       (answer) => {
         if (abort.signal.aborted) return;
@@ -68,8 +71,12 @@ export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, de
       },
     );
     return () => abort.abort();
-  }, [n]);
-  return [loaded.n === n ? loaded.value : { state: 'loading' }, () => setRound((r) => r + 1)];
+  }, [n, round]);
+  const reload = (): void => {
+    reloading.current = true;
+    setRound((r) => r + 1);
+  };
+  return [loaded.n === n ? loaded.value : { state: 'loading' }, reload];
 }
 
 /** The usual rendering of a load: a loading line, the alert, or the content. */
