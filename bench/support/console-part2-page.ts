@@ -12,7 +12,7 @@ import type { Page } from '../../test/support/browser.js';
 
 export type Shown =
   /**
-   * The month table with its caption, other than `before`, once the page has `requests` filter
+   * The month table with its caption, other than `before`, once the page has `requests` windows
    * answers (the first frame after a click shows the next month drawn from the previous answer);
    * with `withWindows`, at least one window drawn.
    */
@@ -49,7 +49,7 @@ export async function untilPainted(page: Page, shown: Shown): Promise<Painted> {
       if (arg.kind === 'month') {
         const caption = d.querySelector('table.mcal caption')?.textContent ?? '';
         const entries = d.querySelectorAll('table.mcal .mcal-entry').length;
-        const answered = (performance.getEntriesByType('resource') as any[]).filter((e) => e.name.includes('/rsm-maintenance/filter')).length;
+        const answered = (performance.getEntriesByType('resource') as any[]).filter((e) => e.name.includes('/rsm-maintenance/windows')).length;
         if (caption.startsWith('Maintenance windows, ') && caption !== arg.before && answered >= arg.requests && (!arg.withWindows || entries > 0))
           seen = { caption, status: d.querySelector('.mcal-scroll')?.previousElementSibling?.textContent ?? '', entries, rows: d.querySelectorAll('table.mcal tbody tr').length };
       } else {

@@ -19,7 +19,7 @@ const windowsOf = (status: string): string => /^[\d,]+/.exec(status)?.[0] ?? '0'
 
 function monthRow(name: string, m: MonthRun, e: MonthRun): string {
   const [first, second] = m.requests;
-  return `| ${name} | ${ms(m.open.paintedMs)} | ${ms(m.open.seenMs)} | ${windowsOf(m.open.status)} / ${m.open.entries} | ${ms(m.next.paintedMs)} | ${windowsOf(m.next.status)} / ${m.next.entries} | ${ms(m.apiMs)} | ${count(m.apiModes)} | ${kb(m.apiBytes)} | ${ms(first ? first.endMs - first.startMs : undefined)} | ${ms(second ? second.endMs - second.startMs : undefined)} | ${ms(m.parseMs)} | ${ms(e.open.paintedMs)} | ${ms(e.next.paintedMs)} | ${ms(e.apiMs)} |`;
+  return `| ${name} | ${ms(m.open.paintedMs)} | ${ms(m.open.seenMs)} | ${windowsOf(m.open.status)} / ${m.open.entries} | ${ms(m.next.paintedMs)} | ${windowsOf(m.next.status)} / ${m.next.entries} | ${ms(m.apiMs)} | ${count(m.apiModes)} / ${count(m.apiWindows)} | ${kb(m.apiBytes)} | ${ms(first ? first.endMs - first.startMs : undefined)} | ${ms(second ? second.endMs - second.startMs : undefined)} | ${ms(m.parseMs)} | ${ms(e.open.paintedMs)} | ${ms(e.next.paintedMs)} | ${ms(e.apiMs)} |`;
 }
 
 function slaRow(name: string, s: SlaRun): string {
@@ -71,9 +71,9 @@ export function part2Section(p: Part2Result, ctx: Part2Context): string {
     '',
     '## Maintenance calendar, month view',
     '',
-    `\`/maintenance?view=month&date=${p.plan.busyDate}\`, then its "Next" link; the empty baseline: \`date=${p.plan.emptyDate}\` (a month before every mode: the filter answers no mode) and its "Next". Times in ms. Painted: the end of the first frame showing the month's table with its caption and at least one window (a task queued from that frame's animation callback); seen: that frame's animation callback. Windows: the screen's count of windows in the month's days / windows drawn (three a cell, the rest behind "more"). API from Node: the page's own filter request (\`POST …/rsm-maintenance/filter\`, every mode starting before the range's end, \`perPage=-1\`) replayed with the admin's token, to the last byte. In the page: the filter request's Resource Timing (start → last byte), and JSON.parse of the same answer timed in the page.`,
+    `\`/maintenance?view=month&date=${p.plan.busyDate}\`, then its "Next" link; the empty baseline: \`date=${p.plan.emptyDate}\` (a month before every mode: the API answers no window) and its "Next". Times in ms. Painted: the end of the first frame showing the month's table with its caption and at least one window (a task queued from that frame's animation callback); seen: that frame's animation callback. Windows: the screen's count of windows in the month's days / windows drawn (three a cell, the rest behind "more"). API from Node: the page's own windows request (\`GET …/rsm-maintenance/windows?dateFrom=…&dateTo=…\`, the windows of the days shown, recurring modes expanded by the server) replayed with the admin's token, to the last byte. In the page: the windows request's Resource Timing (start → last byte), and JSON.parse of the same answer timed in the page. The warm-up run's first request is the first after the platform's restart: the server compiles every recurring series then (kept per mode after).`,
     '',
-    "| run | month painted | seen | windows / drawn | next month painted | windows / drawn | API from Node | modes in the answer | answer KB | page: filter request | page: next month's filter request | JSON.parse | no mode: month painted | no mode: next | no mode: API from Node |",
+    "| run | month painted | seen | windows / drawn | next month painted | windows / drawn | API from Node | modes / windows in the answer | answer KB | page: windows request | page: next month's windows request | JSON.parse | no mode: month painted | no mode: next | no mode: API from Node |",
     '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
     monthRow('warm-up (not in the medians)', warmup.month, warmup.emptyMonth),
     ...runs.map((r, i) => monthRow(String(i + 1), r.month, r.emptyMonth)),
@@ -95,9 +95,9 @@ export function part2Section(p: Part2Result, ctx: Part2Context): string {
     '',
     'JSON.parse is timed apart in the same page on the same answer (warm), so it is an estimate of what the screen spent parsing; "the rest" is the painted time less the request\'s last byte and that estimate.',
     '',
-    `Of "the rest" of the month: the console's occurrence expansion (maintenance-occurrences.ts \`occurrencesIn\` + \`byDay\`, the code the page runs) on the same answer (${count(p.maths.modes)} modes, ${count(p.maths.recurring)} recurring → ${count(p.maths.occurrences)} windows in the days the month view shows), timed in Node after the runs: ${p.maths.coldMs.toFixed(0)} ms with every series compiled (as in a fresh page; the very first call, code cold too: ${p.maths.firstMs.toFixed(0)} ms), ${p.maths.warmMs.toFixed(0)} ms with the series cached (as when the page comes back to a month).`,
+    `Of "the rest" of the month: the console's turning of the answer into each day's entries (maintenance-occurrences.ts \`occurrencesOf\` + \`byDay\`, the code the page runs) on the same answer (${count(p.maths.modes)} modes, ${count(p.maths.recurring)} recurring, ${count(p.maths.occurrences)} windows in the days the month view shows), timed in Node after the runs: ${p.maths.firstMs.toFixed(0)} ms the first call (code cold), ${p.maths.warmMs.toFixed(0)} ms warm (median of five).`,
     '',
-    'After the click on "Next", the screen first draws the next month from the previous month\'s answer (the modes that start in the next month missing; seen in a trial run of this script), then "Loading…", then the next month from its own answer: the time above waits for the latter (the page holds the second filter answer).',
+    'After the click on "Next", the screen first draws the next month from the previous month\'s answer (the modes that start in the next month missing; seen in a trial run of this script), then "Loading…", then the next month from its own answer: the time above waits for the latter (the page holds the second windows answer).',
     '',
     '## Machine (part 2)',
     '',

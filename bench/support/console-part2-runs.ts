@@ -5,7 +5,7 @@
  *
  * - the maintenance month (`/maintenance?view=month&date=…`): navigation start → the first frame
  *   with the month's table and its windows; then the click on "Next" → the first frame with the
- *   next month's caption and windows. The filter request the page made is replayed from Node.
+ *   next month's caption and windows. The windows request the page made is replayed from Node.
  * - the same on a month before every mode (the API answers no mode): the screen's own floor.
  * - the SLA report page (`/sla/reports/<id>`): navigation start → the first frame with the
  *   availability bars and the table's first rows; the JSON export is fetched from Node.
@@ -19,18 +19,19 @@ import { BENCH_ADMIN_TOKEN } from './problems-api-dataset.js';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 const VIEWPORT = { width: 1280, height: 800 };
-const FILTER = '/rsm-maintenance/filter';
+const WINDOWS = '/rsm-maintenance/windows';
 
 export interface MonthRun {
   open: Painted;
   next: Painted;
-  /** The page's filter requests: the month's, then the next month's. */
+  /** The page's windows requests: the month's, then the next month's. */
   requests: RequestTiming[];
   parseMs: number;
-  /** The month's filter request from Node: ms to the last byte, bytes, modes in the answer. */
+  /** The month's windows request from Node: ms to the last byte, bytes, modes and windows in the answer. */
   apiMs: number;
   apiBytes: number;
   apiModes: number;
+  apiWindows: number;
 }
 
 export interface SlaRun {
@@ -90,18 +91,19 @@ function firstRequest(page: Page, part: string): () => Replay {
 async function monthRun(browser: Browser, storageState: StorageState, origin: string, date: string, withWindows: boolean): Promise<MonthRun> {
   const context = await browser.newContext({ storageState, viewport: VIEWPORT });
   const page = await context.newPage();
-  const filter = firstRequest(page, FILTER);
+  const windows = firstRequest(page, WINDOWS);
   await page.goto(`${origin}/maintenance?view=month&date=${date}`, { waitUntil: 'commit' });
   const open = await untilPainted(page, { kind: 'month', before: '', withWindows, requests: 1 });
   await resetPainted(page);
   const painted = untilPainted(page, { kind: 'month', before: open.caption, withWindows, requests: 2 });
   await clickAndTime(page, 'nav[aria-label="Calendar dates"]', 'Next');
   const next = await painted;
-  const requests = await requestTimings(page, FILTER);
-  const api = await timed(filter());
+  const requests = await requestTimings(page, WINDOWS);
+  const api = await timed(windows());
   const parseMs = await parseTime(page, api.text);
   await settle(context);
-  return { open, next, requests, parseMs, apiMs: api.ms, apiBytes: Buffer.byteLength(api.text), apiModes: (JSON.parse(api.text) as unknown[]).length };
+  const answer = JSON.parse(api.text) as { modes: unknown[]; windows: unknown[] };
+  return { open, next, requests, parseMs, apiMs: api.ms, apiBytes: Buffer.byteLength(api.text), apiModes: answer.modes.length, apiWindows: answer.windows.length };
 }
 
 async function slaRun(browser: Browser, storageState: StorageState, origin: string, reportId: string): Promise<SlaRun> {

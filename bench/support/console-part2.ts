@@ -5,7 +5,7 @@
  * 10 000 CIs (the ten first sites of console-dataset.ts, each root `withDescendants`, target
  * 99.9 %) through the admin API, orders its report over the 30 days before the seed and waits
  * until it is `Ok`; then a warm-up run and `runs` runs of console-part2-runs.ts, and the month's
- * occurrence expansion timed in Node (console-part2-maths.ts).
+ * turning of the windows answer into days, timed in Node (console-part2-maths.ts).
  */
 import type { Browser } from '../../test/support/browser.js';
 import { type Child, startChild } from './child.js';
@@ -26,7 +26,7 @@ export interface Part2Result {
   platformStartSeconds: number;
   warmup: Part2Run;
   runs: Part2Run[];
-  /** The month view's occurrence expansion on the same answer, in Node, after the runs. */
+  /** The month view's turning of the same answer into days, in Node, after the runs. */
   maths: MonthMaths;
 }
 

@@ -30,6 +30,7 @@ import { publicReferenceRoutes } from './cmdb/reference.routes.js';
 import { treeRoutes } from './cmdb/tree.routes.js';
 import { calendarRoutes } from './maintenance/calendar.routes.js';
 import { maintenanceRoutes } from './maintenance/maintenance.routes.js';
+import { maintenanceWindowsRoutes } from './maintenance/maintenance-windows.routes.js';
 import { HITS_STREAM } from '../runtime/bus-streams.js';
 import { createProblemFeed, type ProblemFeed } from './problems/problem-feed.js';
 import { DEFAULT_STREAM_OPTIONS, type ProblemStreamOptions, problemStreamRoutes } from './problems/problem-stream.routes.js';
@@ -72,6 +73,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...configItemRoutes(deps),
     ...treeRoutes(deps),
     ...maintenanceRoutes(deps),
+    ...maintenanceWindowsRoutes(deps),
     ...calendarRoutes(deps),
     ...slaTemplateAdminRoutes(deps),
     ...slaTemplateRoutes(deps),

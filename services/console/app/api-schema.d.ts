@@ -980,6 +980,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/sm/v1/rsm-maintenance/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The windows of the maintenance modes the caller may see within a range, recurring modes expanded (issue #33) */
+        get: operations["maintenance.windows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/sm/v1/rsm-maintenance/calendar-feeds": {
         parameters: {
             query?: never;
@@ -11117,6 +11134,151 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "maintenance.windows": {
+        parameters: {
+            query: {
+                /** @description Start of the range, ISO 8601 with an offset (required) */
+                dateFrom: string;
+                /** @description End of the range (excluded), after dateFrom and at most 100 days after it (required) */
+                dateTo: string;
+                /** @description As for the list (#1): mode id, id of a CI in scope (exact); title, label keys and values (case-insensitive substring) */
+                search?: string;
+                /** @description At most this many windows, the earliest (default 50000, at most 200000); `truncated` says when more exist */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The windows and their modes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dateFrom": "2027-03-22T00:00:00.000Z",
+                     *       "dateTo": "2027-04-05T00:00:00.000Z",
+                     *       "modes": [
+                     *         {
+                     *           "id": 1,
+                     *           "title": "PostgreSQL 17 upgrade",
+                     *           "state": "Scheduled",
+                     *           "configItems": [
+                     *             {
+                     *               "id": 2,
+                     *               "scope": "Ci",
+                     *               "depth": -1
+                     *             }
+                     *           ],
+                     *           "recurrence": null
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "title": "Weekly patch window",
+                     *           "state": "Active",
+                     *           "configItems": [
+                     *             {
+                     *               "id": 1,
+                     *               "scope": "CiAndChildren",
+                     *               "depth": 1
+                     *             }
+                     *           ],
+                     *           "recurrence": {
+                     *             "rule": "FREQ=WEEKLY;BYDAY=SU",
+                     *             "timeZone": "Europe/Berlin"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "windows": [
+                     *         {
+                     *           "modeId": 3,
+                     *           "dateStart": "2027-03-28T01:00:00.000Z",
+                     *           "dateEnd": "2027-03-28T02:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "modeId": 1,
+                     *           "dateStart": "2027-03-30T20:00:00.000Z",
+                     *           "dateEnd": "2027-03-31T00:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "modeId": 3,
+                     *           "dateStart": "2027-04-04T00:00:00.000Z",
+                     *           "dateEnd": "2027-04-04T02:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "truncated": false
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z */
+                        dateFrom: string;
+                        /** @description ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z */
+                        dateTo: string;
+                        /** @description The modes of the windows, by id */
+                        modes: {
+                            id: number;
+                            title: string | null;
+                            state: "Scheduled" | "Active" | "Completed" | "Canceled";
+                            configItems: {
+                                /** @description CI id */
+                                id: number;
+                                /** @description `Ci`: only that CI; `CiAndChildren`: that CI and its descendants up to `depth` */
+                                scope: "Ci" | "CiAndChildren";
+                                depth: number;
+                            }[];
+                            /** @description The rule and zone of a recurring mode; null for a one-off mode */
+                            recurrence: {
+                                rule: string;
+                                timeZone: string;
+                            } | null;
+                        }[];
+                        /** @description Every window meeting [dateFrom, dateTo) of the modes the caller may see, by start (ties by mode id), whole (a window may begin before dateFrom or end after dateTo); canceled modes included, their state says so */
+                        windows: {
+                            modeId: number;
+                            /** @description ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z */
+                            dateStart: string;
+                            /** @description ISO 8601 date-time in UTC, e.g. 2026-11-21T10:00:00.000Z */
+                            dateEnd: string;
+                        }[];
+                        /** @description True when more windows met the range than `limit`: the latest were left out */
+                        truncated: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,60 +1,29 @@
 /**
- * The calendar's occurrences: every window of the modes that meets the visible range, recurring
- * modes expanded by the API's own expander (pipelines/maintenance/recurrence.ts, the code the
- * server runs), so the calendar and the API cannot disagree on a DST night. Work is linear in the
- * modes plus the occurrences inside the range: a series only expands the years the range touches,
- * and a compiled series is kept per mode while its recurrence and first window stay the same.
+ * The calendar's occurrences, as the API's windows endpoint answers them (GET
+ * …/rsm-maintenance/windows): the server expands recurring modes with the code that decides
+ * coverage (pipelines/maintenance/recurrence.ts), keeping each series compiled, so the calendar
+ * and the API cannot disagree on a DST night and no browser compiles 3 000 rules for a month.
  */
-import { compileRecurrence, type RecurringSeries } from '../../../pipelines/maintenance/recurrence.js';
 import type { operations } from '../app/api-schema.js';
 
 export type Mode = operations['maintenance.filterModes']['responses'][200]['content']['application/json'][number];
+export type Windows = operations['maintenance.windows']['responses'][200]['content']['application/json'];
+export type WindowMode = Windows['modes'][number];
 
 export interface Occurrence {
-  mode: Mode;
+  mode: WindowMode;
   start: number;
   end: number;
   canceled: boolean;
 }
 
-const compiled = new Map<number, { key: string; series: RecurringSeries | null }>();
-
-function seriesOf(mode: Mode): RecurringSeries | null {
-  const r = mode.recurrence;
-  if (!r) return null;
-  const key = `${r.rule}|${r.timeZone}|${r.exdates.join(',')}|${mode.dateStart}|${mode.dateEnd}`;
-  const known = compiled.get(mode.id);
-  if (known?.key === key) return known.series;
-  let series: RecurringSeries | null;
-  try {
-    series = compileRecurrence({ rule: r.rule, timeZone: r.timeZone, exdates: r.exdates }, Date.parse(mode.dateStart), Date.parse(mode.dateEnd));
-  } catch {
-    // A rule this build cannot read (a newer server): the first window still shows.
-    series = null;
-  }
-  compiled.set(mode.id, { key, series });
-  return series;
-}
-
-/** The windows of `modes` meeting [from, to), ascending by start (ties by mode id). */
-export function occurrencesIn(modes: readonly Mode[], from: number, to: number): Occurrence[] {
-  const out: Occurrence[] = [];
-  for (const mode of modes) {
-    const canceled = mode.state === 'Canceled';
-    const series = seriesOf(mode);
-    if (!series) {
-      const start = Date.parse(mode.dateStart);
-      const end = Date.parse(mode.dateEnd);
-      if (start < to && end > from) out.push({ mode, start, end, canceled });
-      continue;
-    }
-    // A series completed early ends at its seriesEnd; the windows after it never happen.
-    const cut = mode.recurrence?.seriesEnd ? Date.parse(mode.recurrence.seriesEnd) : Infinity;
-    if (cut <= from) continue;
-    for (const o of series.occurrences(from, Math.min(to, cut))) out.push({ mode, start: o.start, end: Math.min(o.end, cut), canceled });
-  }
-  out.sort((a, b) => a.start - b.start || a.mode.id - b.mode.id);
-  return out;
+/** The answer's windows with their modes, in the answer's order (by start, ties by mode id). */
+export function occurrencesOf(answer: Windows): Occurrence[] {
+  const modes = new Map(answer.modes.map((m) => [m.id, m]));
+  return answer.windows.map((w) => {
+    const mode = modes.get(w.modeId)!;
+    return { mode, start: Date.parse(w.dateStart), end: Date.parse(w.dateEnd), canceled: mode.state === 'Canceled' };
+  });
 }
 
 /**

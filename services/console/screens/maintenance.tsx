@@ -3,9 +3,8 @@
  * list of days (`view`, `date` and `search` in the URL), recurring modes drawn at each occurrence
  * and canceled ones marked; below it, the user's calendar feeds.
  *
- * The API filters modes by their first window only, so a recurring mode begun months ago is found
- * by asking for every mode that starts before the range ends; the occurrences are then expanded
- * for the visible days alone (maintenance-occurrences.ts).
+ * The windows of the visible days come from the API's windows endpoint, recurring modes expanded
+ * by the server (maintenance-occurrences.ts).
  */
 import { useMemo } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -17,7 +16,7 @@ import { CalendarGrid } from '../components/maintenance-calendar-grid.js';
 import { CalendarList } from '../components/maintenance-calendar-list.js';
 import { type CalendarQuery, dayOfInstant, dayText, parseDay, queryHref, rangeOf, readQuery, VIEWS } from '../components/maintenance-calendar-model.js';
 import { CalendarFeeds } from '../components/maintenance-feeds.js';
-import { byDay, type Mode, occurrencesIn } from '../components/maintenance-occurrences.js';
+import { byDay, occurrencesOf, type Windows } from '../components/maintenance-occurrences.js';
 
 function Toolbar({ q, title }: { q: CalendarQuery; title: string }) {
   const { route } = useLocation();
@@ -60,13 +59,11 @@ function Toolbar({ q, title }: { q: CalendarQuery; title: string }) {
   );
 }
 
-function Calendar({ q, modes }: { q: CalendarQuery; modes: Mode[] }) {
+function Calendar({ q, windows }: { q: CalendarQuery; windows: Windows }) {
   const shownUtc = utc.value;
   const date = parseDay(q.date)!;
   const range = useMemo(() => rangeOf(q.view, date, shownUtc), [q.view, q.date, shownUtc]);
-  const from = range.starts[0]!;
-  const to = range.starts[range.starts.length - 1]!;
-  const occurrences = useMemo(() => occurrencesIn(modes, from, to), [modes, from, to]);
+  const occurrences = useMemo(() => occurrencesOf(windows), [windows]);
   const perDay = useMemo(() => (q.view === 'list' ? [] : byDay(occurrences, range.starts)), [occurrences, range, q.view]);
   const today = dayText(dayOfInstant(Date.now(), shownUtc));
   return (
@@ -77,6 +74,11 @@ function Calendar({ q, modes }: { q: CalendarQuery; modes: Mode[] }) {
           : `${occurrences.length.toLocaleString()} ${occurrences.length === 1 ? 'window' : 'windows'} in these days`}
         {shownUtc ? ' · times in UTC' : ''}
       </p>
+      {windows.truncated && (
+        <p class="notice" role="status">
+          More windows meet these days than one answer holds: the latest are not shown; search to narrow them.
+        </p>
+      )}
       {q.view === 'list' ? (
         <CalendarList occurrences={occurrences} title={range.title} utc={shownUtc} />
       ) : (
@@ -103,15 +105,15 @@ function MaintenanceScreen() {
   const params = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?')) : '');
   const q = readQuery(params, utc.value);
   const range = rangeOf(q.view, parseDay(q.date)!, utc.value);
+  const from = new Date(range.starts[0]!).toISOString();
   const to = new Date(range.starts[range.starts.length - 1]!).toISOString();
   const [loaded] = useLoad(
     (signal) =>
-      api.POST('/api/public/sm/v1/rsm-maintenance/filter', {
-        params: { query: { sortCol: 'dateStart', sortDir: 'asc', perPage: '-1', ...(q.search ? { search: q.search } : {}) } },
-        body: { dateStart: { lessThanOrEqual: to } },
+      api.GET('/api/public/sm/v1/rsm-maintenance/windows', {
+        params: { query: { dateFrom: from, dateTo: to, ...(q.search ? { search: q.search } : {}) } },
         signal,
       }),
-    [to, q.search],
+    [from, to, q.search],
   );
   const mayWrite = hasRight('base-system.rsm-maintenance.write') || hasRight('base-system.admin');
   return (
@@ -125,8 +127,8 @@ function MaintenanceScreen() {
         )}
       </div>
       <Toolbar q={q} title={range.title} />
-      <Load loaded={loaded} label="maintenance modes">
-        {(modes) => <Calendar q={q} modes={modes} />}
+      <Load loaded={loaded} label="maintenance windows">
+        {(windows) => <Calendar q={q} windows={windows} />}
       </Load>
       <CalendarFeeds search={q.search} />
     </main>

@@ -281,6 +281,16 @@ export const ACTS: Act[] = [
     observe: (answer, f) => shows(answer, f.extra['mode']!),
   },
   {
+    route: `GET ${MAINT}/windows`,
+    act: 'maintenance windows (issue #33): shows the window of a mode on it',
+    cis: one('basic-read', 'hidden'),
+    ok: 'listed',
+    changes: false,
+    setup: modeOnCi,
+    request: (_f, env) => ({ method: 'GET', path: `${MAINT}/windows?dateFrom=${encodeURIComponent(env.at(0))}&dateTo=${encodeURIComponent(env.at(3 * HOUR))}` }),
+    observe: (answer, f) => (answer.status === 200 ? shows({ ...answer, body: answer.body.modes }, f.extra['mode']!) : answer.status),
+  },
+  {
     route: `POST ${MAINT}`,
     act: 'maintenance #4 create a mode on it',
     // Spec 7.2 #4: a CI not accessible is a 400 ("specified CIs not found or not accessible").
