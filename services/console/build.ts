@@ -42,7 +42,21 @@ export function consoleBuildStale(): boolean {
   return sources > built;
 }
 
-const indexHtml = (script: string, style: string | undefined): string =>
+/** The chunks `output` imports statically, transitively: the browser would find them one level at a time. */
+function staticImports(outputs: Record<string, { imports: Array<{ path: string; kind: string }> }>, output: string): string[] {
+  const seen = new Set<string>();
+  const visit = (path: string): void => {
+    for (const i of outputs[path]?.imports ?? []) {
+      if (i.kind !== 'import-statement' || seen.has(i.path)) continue;
+      seen.add(i.path);
+      visit(i.path);
+    }
+  };
+  visit(output);
+  return [...seen];
+}
+
+const indexHtml = (script: string, style: string | undefined, preloads: string[]): string =>
   [
     '<!doctype html>',
     '<html lang="en">',
@@ -53,6 +67,8 @@ const indexHtml = (script: string, style: string | undefined): string =>
     '<link rel="icon" href="data:,">',
     style ? `<link rel="stylesheet" href="/${style}">` : '',
     `<script type="module" src="/${script}"></script>`,
+    // The entry's chunks are fetched with it rather than after it is parsed.
+    ...preloads.map((path) => `<link rel="modulepreload" href="/${path}">`),
     '</head>',
     '<body>',
     '<div id="app"></div>',
@@ -92,7 +108,8 @@ export async function buildConsole(options: { minify?: boolean } = {}): Promise<
   if (!entry) throw new Error('esbuild produced no entry script');
   const script = relative(DIST_DIR, entry[0]);
   const style = entry[1].cssBundle ? relative(DIST_DIR, entry[1].cssBundle) : undefined;
-  writeFileSync(join(DIST_DIR, 'index.html'), indexHtml(script, style));
+  const preloads = staticImports(result.metafile.outputs, entry[0]).map((path) => relative(DIST_DIR, path));
+  writeFileSync(join(DIST_DIR, 'index.html'), indexHtml(script, style, preloads));
   // Names the build, so a test can tell one from another.
   writeFileSync(join(DIST_DIR, 'build.json'), JSON.stringify({ script, style, id: createHash('sha256').update(script).digest('hex').slice(0, 12) }));
   return { script, style };

@@ -22,6 +22,28 @@ const Streams = lazy(() => import('../screens/streams.js'));
 const Trigger = lazy(() => import('../screens/trigger.js'));
 const Admin = lazy(() => import('../screens/admin.js'));
 
+/** The screen a console URL opens, so that its code is fetched while the session is asked for, not after. */
+function screenOf(path: string): { preload: () => Promise<unknown> } | undefined {
+  const [, first, second] = path.split('/');
+  const one = second !== undefined && second !== '';
+  switch (first) {
+    case 'problems':
+      return one ? ProblemPage : Problems;
+    case 'cmdb':
+      return one ? CiPage : Cmdb;
+    case 'maintenance':
+      return one ? MaintenanceMode : Maintenance;
+    case 'sla':
+      return one ? SlaReport : Sla;
+    case 'streams':
+      return one ? Trigger : Streams;
+    case 'admin':
+      return Admin;
+    default:
+      return undefined;
+  }
+}
+
 function Redirect({ to }: { to: string }) {
   const { route } = useLocation();
   useEffect(() => route(to, true), [to]);
@@ -64,7 +86,10 @@ function Gate() {
 }
 
 export function App() {
-  useEffect(() => void loadSession(), []);
+  useEffect(() => {
+    void loadSession();
+    screenOf(location.pathname)?.preload().catch(() => undefined);
+  }, []);
   return (
     <LocationProvider>
       <Gate />

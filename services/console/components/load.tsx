@@ -4,7 +4,7 @@
  * answer, or the problem, or still loading, reloaded when its inputs change.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type ApiProblem, problemOf } from '../app/api.js';
 import { hasRight } from '../app/session.js';
 
@@ -44,7 +44,8 @@ export type Loaded<T> = { state: 'loading' } | { state: 'ok'; data: T } | { stat
  * after a change says loading: the answer held then belongs to the old inputs (the calendar drew
  * the next month's caption over the last month's modes for a frame). `keepOnReload`: a reload
  * (the returned function) keeps showing the answer until the new one comes, for lists changed in
- * place whose open panel must survive a save.
+ * place whose open panel must survive a save. The request starts as the render is committed, not
+ * after the frame is painted as an effect would (a frame or more of a screen's first load).
  */
 export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, deps: unknown[], options: { keepOnReload?: boolean } = {}): [Loaded<T>, () => void] {
   const [round, setRound] = useState(0);
@@ -55,7 +56,7 @@ export function useLoad<T>(call: (signal: AbortSignal) => Promise<Answer<T>>, de
   const n = generation.current.n;
   const [loaded, setLoaded] = useState<{ n: number; value: Loaded<T> }>({ n, value: { state: 'loading' } });
   const reloading = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const abort = new AbortController();
     if (!(reloading.current && options.keepOnReload)) setLoaded({ n, value: { state: 'loading' } });
     reloading.current = false;
