@@ -18,7 +18,9 @@ export const MaintenanceWindowsQuery = Type.Object({
   dateTo: Type.String({ description: `End of the range (excluded), after dateFrom and at most ${WINDOWS_LIMITS.maxDays} days after it (required)` }),
   search: Type.Optional(Type.String({ description: 'As for the list (#1): mode id, id of a CI in scope (exact); title, label keys and values (case-insensitive substring)' })),
   limit: Type.Optional(
-    Type.String({ description: `At most this many windows, the earliest (default ${WINDOWS_LIMITS.defaultLimit}, at most ${WINDOWS_LIMITS.maxLimit}); \`truncated\` says when more exist` }),
+    Type.String({
+      description: `At most this many windows, the earliest (default ${WINDOWS_LIMITS.defaultLimit}, at most ${WINDOWS_LIMITS.maxLimit}); \`truncated\` says when more exist`,
+    }),
   ),
 });
 
@@ -57,7 +59,13 @@ export const maintenanceWindowsExample = {
   dateTo: '2027-04-05T00:00:00.000Z',
   modes: [
     { id: 1, title: 'PostgreSQL 17 upgrade', state: 'Scheduled', configItems: [{ id: 2, scope: 'Ci', depth: -1 }], recurrence: null },
-    { id: 3, title: 'Weekly patch window', state: 'Active', configItems: [{ id: 1, scope: 'CiAndChildren', depth: 1 }], recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SU', timeZone: 'Europe/Berlin' } },
+    {
+      id: 3,
+      title: 'Weekly patch window',
+      state: 'Active',
+      configItems: [{ id: 1, scope: 'CiAndChildren', depth: 1 }],
+      recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SU', timeZone: 'Europe/Berlin' },
+    },
   ],
   windows: [
     { modeId: 3, dateStart: '2027-03-28T01:00:00.000Z', dateEnd: '2027-03-28T02:00:00.000Z' },

@@ -39,6 +39,7 @@ import { type ActionSender, createActionSender } from './problems/send-actions.j
 import { withCatchUp } from './read-after-write.js';
 import { createLiveSla, type LiveSla } from './sla/live-sla.js';
 import { slaReportRoutes } from './sla/sla-reports.routes.js';
+import { slaTemplateLiveRoutes } from './sla/sla-template-live.routes.js';
 import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
 import type { TailTiming } from './streams/event-tail.js';
 import { streamActivityRoutes } from './streams/stream-activity.routes.js';
@@ -77,6 +78,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...calendarRoutes(deps),
     ...slaTemplateAdminRoutes(deps),
     ...slaTemplateRoutes(deps),
+    ...slaTemplateLiveRoutes(deps),
     ...slaReportRoutes(deps),
     ...notificationReceiverRoutes(deps),
     ...notificationDeliveryRoutes(deps),

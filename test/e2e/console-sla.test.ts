@@ -180,6 +180,16 @@ if (unavailable) {
         .isVisible(),
       'its budget as a meter',
     );
+    const whole = (await e.k.api('GET', `${SLA}/templates/${e.data.slaTemplate.id}/live`)).body;
+    const panel = page.locator('.sla-template-live');
+    await panel.waitFor();
+    t.match(await panel.textContent(), new RegExp(`${whole.template.name} now: [\\d.,]+\\s*% available so far`), 'the template’s own figures head the section');
+    t.match(await panel.textContent(), new RegExp(`over ${whole.configItems} CIs`), 'over its CIs');
+    t.ok(await panel.getByRole('meter', { name: 'Budget left' }).isVisible(), 'its budget as a meter');
+    await page.goto(`${e.base}/sla`);
+    const row = page.getByRole('row', { name: new RegExp(e.data.slaTemplate.name) });
+    await row.getByText(/so far/).waitFor();
+    t.ok(await row.getByRole('meter', { name: 'Budget left' }).isVisible(), 'and in the templates table, in the Now column');
     t.same(troubles, [], 'no console error, no failed request');
   });
 

@@ -45,7 +45,8 @@ function readQuery(req: Request): WindowsQuery {
   if (to - from > WINDOWS_LIMITS.maxDays * DAY_MS) throw bad('dateTo', `must be at most ${WINDOWS_LIMITS.maxDays} days after dateFrom`);
   const limitText = raw('limit');
   const limit = limitText === undefined ? WINDOWS_LIMITS.defaultLimit : Number(limitText);
-  if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > WINDOWS_LIMITS.maxLimit)) throw bad('limit', `must be an integer from 1 to ${WINDOWS_LIMITS.maxLimit}`);
+  if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > WINDOWS_LIMITS.maxLimit))
+    throw bad('limit', `must be an integer from 1 to ${WINDOWS_LIMITS.maxLimit}`);
   const search = raw('search')?.trim();
   return { from, to, search: search === '' ? undefined : search, limit };
 }

@@ -16,8 +16,8 @@ import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import { LIVE_WINDOWS, type LiveBudget, type LiveCi, type LiveRules, type LiveWindowFigures, liveBudget, liveWindows } from '../../../pipelines/sla/live-figures.js';
 import { periodRange } from '../../../pipelines/sla/period-range.js';
 import type { Interval } from '../../../pipelines/sla/sla.types.js';
-import type { CiLiveSlaModel } from '../../../schemas/live-sla.schema.js';
-import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
+import type { CiLiveSlaModel, TemplateLiveSlaModel } from '../../../schemas/live-sla.schema.js';
+import type { SlaSingleTemplateModel, SlaTemplateAdminModel } from '../../../schemas/sla-template.schema.js';
 import { maintenanceIntervals } from '../../control-plane/maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
@@ -26,6 +26,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { failLater } from '../../runtime/errors.js';
 import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
 import { LiveProblems, type ProblemFacts } from './live-problems.js';
+import { templateLiveView } from './live-sla-template.js';
 
 const DAY_MS = 86_400_000;
 /** Problems kept: those that ended within this time (the longest window, and a day to spare). */
@@ -59,6 +60,8 @@ export interface LiveSla {
   /** Reads the changes written since the last read (the whole horizon first, until it was read once). */
   refresh(): Promise<void>;
   ofCi(ciId: number): CiLiveFigures;
+  /** Where a whole template stands now (live-sla-template.ts). */
+  ofTemplate(template: SlaTemplateAdminModel): TemplateLiveSlaModel;
   /** Computes the gauges now (the background does it every METRICS_EVERY_MS). */
   refreshMetrics(): Promise<void>;
   /** Stops reading; resolves once the read in flight, if any, is done. */
@@ -289,6 +292,10 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
       await (loaded ? readChanges() : load());
     },
     ofCi,
+    ofTemplate(template) {
+      if (!loaded) throw failLater('sla_live.loading', 5, { reason: loadError });
+      return templateLiveView(model, template, (ciId) => table.ofCi(ciId), asOf, deps.now());
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -1103,6 +1103,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/sm/v1/sla/templates/{id}/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a template stands now: availability so far in its period, error budget and burn rates, the CIs with the least budget left, a Multi’s parts (issue #33) */
+        get: operations["sla.templateLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/sm/v1/sla/ordered": {
         parameters: {
             query?: never;
@@ -12437,6 +12454,211 @@ export interface operations {
                 };
             };
             431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "sla.templateLive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template’s live figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "asOf": "2026-03-10T08:33:15.250Z",
+                     *       "template": {
+                     *         "id": 1,
+                     *         "name": "Billing availability",
+                     *         "type": "Single"
+                     *       },
+                     *       "period": {
+                     *         "start": "2026-03-01T00:00:00.000Z",
+                     *         "end": "2026-04-01T00:00:00.000Z"
+                     *       },
+                     *       "configItems": 3,
+                     *       "availability": 99.93,
+                     *       "budget": {
+                     *         "target": 99.9,
+                     *         "allowedMs": 2678400,
+                     *         "usedMs": 720000,
+                     *         "remainingMs": 1958400,
+                     *         "remaining": 0.73,
+                     *         "burnRate": {
+                     *           "1h": 0,
+                     *           "6h": 2
+                     *         }
+                     *       },
+                     *       "worst": [
+                     *         {
+                     *           "id": 2,
+                     *           "name": "billing-db",
+                     *           "availability": 99.72,
+                     *           "allowedMs": 2678400,
+                     *           "usedMs": 2160000,
+                     *           "remaining": 0.19,
+                     *           "burnRate": {
+                     *             "1h": 0,
+                     *             "6h": 6
+                     *           }
+                     *         }
+                     *       ],
+                     *       "parts": []
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description The problems are those known at this instant (read about every second)
+                         */
+                        asOf: string;
+                        template: {
+                            id: number;
+                            name: string;
+                            type: "Single" | "Multi";
+                        };
+                        /** @description A Single template’s period; null for a Multi (each part has its own) */
+                        period: {
+                            /** Format: date-time */
+                            start: string;
+                            /** Format: date-time */
+                            end: string;
+                        } | null;
+                        /** @description CIs covered now (a Multi: summed over its parts) */
+                        configItems: number;
+                        /** @description Single: the weighted mean of its CIs’ availability so far in the period, with its rules; Multi: Σ weight × part availability / Σ weights (100 with no weight) */
+                        availability: number;
+                        /** @description A Single template with a target: its error budget; otherwise null */
+                        budget: {
+                            /** @description The template’s availability objective, percent */
+                            target: number;
+                            /** @description Weighted mean over the CIs of the problem time the period allows at the target (milliseconds) */
+                            allowedMs: number;
+                            /** @description Weighted mean over the CIs of the problem time so far in the period (milliseconds) */
+                            usedMs: number;
+                            /** @description allowedMs − usedMs; negative once the target is missed (milliseconds) */
+                            remainingMs: number;
+                            /** @description remainingMs / allowedMs: 1 untouched, 0 spent, below 0 overspent */
+                            remaining: number;
+                            /** @description Weighted problem time over weighted eligible time in the last 1 h and 6 h, divided by (1 − target) */
+                            burnRate: {
+                                "1h": number;
+                                "6h": number;
+                            };
+                        } | null;
+                        /** @description The CIs with the least budget left, of those with problem time in the period (at most 10); empty for a Multi */
+                        worst: {
+                            id: number;
+                            name: string;
+                            availability: number;
+                            /** @description Problem time the period allows the CI (milliseconds) */
+                            allowedMs: number;
+                            /** @description The CI’s problem time so far (milliseconds) */
+                            usedMs: number;
+                            remaining: number;
+                            /** @description Weighted problem time over weighted eligible time in the last 1 h and 6 h, divided by (1 − target) */
+                            burnRate: {
+                                "1h": number;
+                                "6h": number;
+                            };
+                        }[];
+                        /** @description A Multi template’s Single templates, in its order; empty for a Single */
+                        parts: {
+                            template: {
+                                id: number;
+                                name: string;
+                            };
+                            weight: number;
+                            /** @description weight / Σ weights */
+                            influence: number;
+                            /** @description The template’s period as of now, in its time zone */
+                            period: {
+                                /** Format: date-time */
+                                start: string;
+                                /** Format: date-time */
+                                end: string;
+                            };
+                            /** @description CIs the part covers now */
+                            configItems: number;
+                            /** @description Weighted mean of its CIs’ availability so far in its period, with its rules */
+                            availability: number;
+                            /** @description Null when the part has no target */
+                            budget: {
+                                /** @description The template’s availability objective, percent */
+                                target: number;
+                                /** @description Weighted mean over the CIs of the problem time the period allows at the target (milliseconds) */
+                                allowedMs: number;
+                                /** @description Weighted mean over the CIs of the problem time so far in the period (milliseconds) */
+                                usedMs: number;
+                                /** @description allowedMs − usedMs; negative once the target is missed (milliseconds) */
+                                remainingMs: number;
+                                /** @description remainingMs / allowedMs: 1 untouched, 0 spent, below 0 overspent */
+                                remaining: number;
+                                /** @description Weighted problem time over weighted eligible time in the last 1 h and 6 h, divided by (1 − target) */
+                                burnRate: {
+                                    "1h": number;
+                                    "6h": number;
+                                };
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+            /** @description Temporarily unavailable; retry after the Retry-After delay */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "sla.orderReport": {

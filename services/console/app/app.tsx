@@ -88,7 +88,9 @@ function Gate() {
 export function App() {
   useEffect(() => {
     void loadSession();
-    screenOf(location.pathname)?.preload().catch(() => undefined);
+    screenOf(location.pathname)
+      ?.preload()
+      .catch(() => undefined);
   }, []);
   return (
     <LocationProvider>

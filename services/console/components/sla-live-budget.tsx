@@ -1,8 +1,9 @@
 /**
  * Where the report's worst CIs stand now: live availability (rolling 24 h, 7 d, 30 d) and the
  * error budget of the report's template with its burn rates, from the CMDB's live SLA (POST
- * …/config-items/filter?includeSla=true; the API has no per-template endpoint). Only templates
- * with a target have a budget; the target found here is also the one the chart draws.
+ * …/config-items/filter?includeSla=true), below the template's own figures
+ * (sla-template-live.tsx). Only templates with a target have a budget; the target found here is
+ * also the one the chart draws.
  */
 import { api } from '../app/api.js';
 import type { operations } from '../app/api-schema.js';

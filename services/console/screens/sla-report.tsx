@@ -14,6 +14,7 @@ import { ApiAlert, Load, NeedsRight, useLoad } from '../components/load.js';
 import { SlaAvailabilityChart } from '../components/sla-availability-chart.js';
 import { SlaCiTable } from '../components/sla-ci-table.js';
 import { LIVE_CIS, SlaLiveBudget, useLiveBudgets } from '../components/sla-live-budget.js';
+import { TemplateLiveSection } from '../components/sla-template-live.js';
 import {
   type CiRow,
   type CiSortKey,
@@ -144,6 +145,7 @@ function SingleResults({ report, rows }: { report: Report; rows: CiRow[] }) {
       </section>
       <section aria-labelledby="sla-live-h">
         <h2 id="sla-live-h">Live availability and error budget</h2>
+        <TemplateLiveSection templateId={report.template.id} />
         <SlaLiveBudget live={live} templateId={report.template.id} order={liveIds} />
       </section>
     </>

@@ -8,6 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../app/api.js';
 import { Load, NeedsRight, TableScroll, useLoad } from '../components/load.js';
 import { SlaOrderForm } from '../components/sla-order-form.js';
+import { TemplateLiveCell } from '../components/sla-template-live.js';
 import { owner, periodName, REPORT_PATH, recentReports, rememberReport, type Template } from '../components/sla-model.js';
 
 function Templates({ templates }: { templates: Template[] }) {
@@ -22,6 +23,7 @@ function Templates({ templates }: { templates: Template[] }) {
             <th scope="col">Type</th>
             <th scope="col">Period</th>
             <th scope="col">Owner</th>
+            <th scope="col">Now</th>
             <th scope="col">Description</th>
             <th scope="col">
               <span class="visually-hidden">Actions</span>
@@ -36,6 +38,9 @@ function Templates({ templates }: { templates: Template[] }) {
               <td>{t.type === 'Multi' ? 'Multi-template' : 'Single'}</td>
               <td>{periodName(t.period)}</td>
               <td>{owner(t)}</td>
+              <td>
+                <TemplateLiveCell templateId={t.id} />
+              </td>
               <td>{t.description}</td>
               <td>
                 <a href={`/sla?template=${t.id}#order-h`} aria-label={`Order a report of ${t.name}`}>

@@ -352,6 +352,7 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   'GET /api/public/sm/v2/rsm/work-groups': { why: '#3 reference data for any authenticated user' },
   'GET /api/public/sm/v2/rsm/config-item-type-icons/:id': { why: 'the image of a CI type icon (its iconUrl), public so an <img> loads it; names no CI (ci-type-icons.test.ts)' },
   [`GET ${SLA}/templates`]: slaRights,
+  [`GET ${SLA}/templates/:id/live`]: slaRights,
   [`POST ${SLA}/ordered`]: slaRights,
   [`GET ${SLA}/ordered/:id`]: slaRights,
   [`GET ${SLA}/ordered/:id/export`]: slaRights,

@@ -30,7 +30,13 @@ const weekly = (ciId: number, extra: Record<string, unknown> = {}) => ({
   recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SU', timeZone: 'Europe/Berlin' },
   ...extra,
 });
-const oneOff = (ciId: number, dateStart: string, dateEnd: string, title = 'Upgrade') => ({ title, dateStart, dateEnd, configItems: [{ id: ciId, scope: 'Ci' }], labels: { run: tag } });
+const oneOff = (ciId: number, dateStart: string, dateEnd: string, title = 'Upgrade') => ({
+  title,
+  dateStart,
+  dateEnd,
+  configItems: [{ id: ciId, scope: 'Ci' }],
+  labels: { run: tag },
+});
 const windows = (query: string, token?: string) => k.api('GET', `${MAINT}/windows?${query}`, token ? { token } : {});
 const range = (from: string, to: string, search?: number | string) =>
   `dateFrom=${encodeURIComponent(from)}&dateTo=${encodeURIComponent(to)}${search === undefined ? '' : `&search=${encodeURIComponent(String(search))}`}`;
@@ -53,7 +59,13 @@ t.test('a weekly mode across the spring-forward night: one window per occurrence
   );
   t.same(answer.body.windows[1], { modeId: mode.id, dateStart: '2027-03-28T01:00:00.000Z', dateEnd: '2027-03-28T02:00:00.000Z' }, 'the DST night is one hour');
   t.same(answer.body.modes, [
-    { id: mode.id, title: 'Weekly patch window', state: 'Scheduled', configItems: [{ id: ci, scope: 'Ci', depth: -1 }], recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SU', timeZone: 'Europe/Berlin' } },
+    {
+      id: mode.id,
+      title: 'Weekly patch window',
+      state: 'Scheduled',
+      configItems: [{ id: ci, scope: 'Ci', depth: -1 }],
+      recurrence: { rule: 'FREQ=WEEKLY;BYDAY=SU', timeZone: 'Europe/Berlin' },
+    },
   ]);
   t.equal(answer.body.dateFrom, '2027-03-20T00:00:00.000Z');
   t.equal(answer.body.dateTo, '2027-04-19T00:00:00.000Z');

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createLiveSla } from '../../../services/api/sla/live-sla.js';
+import { createLiveSla, type LiveSla } from '../../../services/api/sla/live-sla.js';
 import { createControlModel } from '../../../services/control-plane/slices.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
 import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
@@ -41,6 +41,9 @@ t.test('503 sla_live.loading until the first read of the problems is done, then 
   t.equal((refused as AppError).code, 'sla_live.loading');
   t.equal((refused as AppError).kind, 'unavailable', 'a 503');
   t.equal((refused as AppError).headers?.['Retry-After'] ?? (refused as AppError).headers?.['retry-after'], '5');
+  // A template's live figures (issue #33) wait for the same first read.
+  const template = { id: 1, name: 'Billing', type: 'Multi', templates: [] } as unknown as Parameters<LiveSla['ofTemplate']>[0];
+  t.throws(() => live.ofTemplate(template), { code: 'sla_live.loading' }, 'a template’s figures too');
   open();
   await live.refresh();
   t.strictSame(
