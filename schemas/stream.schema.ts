@@ -96,6 +96,28 @@ export const Stream = Type.Object({
   updatedAt: Type.String(),
 });
 
+/** Issue #33: a stream as its readers (`base-system.streams.read`) see it: all but its key. */
+export const StreamRead = Type.Object(
+  {
+    id: Id,
+    name: Name,
+    status: StreamStatus,
+    config: StreamConfig,
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+export const streamReadExample = {
+  id: 3,
+  name: 'syslog-edge',
+  status: 'active',
+  config: { framing: 'lines', parser: { type: 'syslog' }, routeLabel: 'edge' },
+  createdAt: '2026-11-20T09:12:00.000Z',
+  updatedAt: '2026-11-21T10:00:00.000Z',
+} satisfies Static<typeof StreamRead>;
+
 export const StreamCreate = Type.Object(
   { name: Name, status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('inactive')])), config: Type.Optional(StreamConfig) },
   { additionalProperties: false },

@@ -13,6 +13,8 @@
  * Where the time goes, from the page: the Resource Timing of the API requests (start, last byte,
  * bytes) and how long the page takes to JSON.parse the same answer (measured after, in the page).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from '../../test/support/browser.js';
 import { clickAndTime, type Painted, parseTime, type RequestTiming, requestTimings, resetPainted, untilPainted } from './console-part2-page.js';
 import { BENCH_ADMIN_TOKEN } from './problems-api-dataset.js';
@@ -88,12 +90,34 @@ function firstRequest(page: Page, part: string): () => Replay {
   };
 }
 
+/**
+ * With CONSOLE_BENCH_PROFILE=<dir>: the page's JavaScript CPU profile from before the navigation
+ * to the first painted frame, written as <dir>/<name>-<n>.cpuprofile (Chrome DevTools opens it).
+ * A diagnosis aid: profiling slows the page, so the times of such a run are not the figures.
+ */
+let profiles = 0;
+async function startProfile(context: BrowserContext, page: Page): Promise<((name: string) => Promise<void>) | undefined> {
+  const dir = process.env['CONSOLE_BENCH_PROFILE'];
+  if (!dir) return undefined;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  return async (name) => {
+    const { profile } = await cdp.send('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}-${++profiles}.cpuprofile`), JSON.stringify(profile));
+  };
+}
+
 async function monthRun(browser: Browser, storageState: StorageState, origin: string, date: string, withWindows: boolean): Promise<MonthRun> {
   const context = await browser.newContext({ storageState, viewport: VIEWPORT });
   const page = await context.newPage();
   const windows = firstRequest(page, WINDOWS);
+  const profile = await startProfile(context, page);
   await page.goto(`${origin}/maintenance?view=month&date=${date}`, { waitUntil: 'commit' });
   const open = await untilPainted(page, { kind: 'month', before: '', withWindows, requests: 1 });
+  await profile?.(`month-${date}`);
   await resetPainted(page);
   const painted = untilPainted(page, { kind: 'month', before: open.caption, withWindows, requests: 2 });
   await clickAndTime(page, 'nav[aria-label="Calendar dates"]', 'Next');

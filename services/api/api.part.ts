@@ -43,6 +43,7 @@ import { slaTemplateLiveRoutes } from './sla/sla-template-live.routes.js';
 import { slaTemplateRoutes } from './sla/sla-templates.routes.js';
 import type { TailTiming } from './streams/event-tail.js';
 import { streamActivityRoutes } from './streams/stream-activity.routes.js';
+import { streamReadRoutes } from './streams/streams-read.routes.js';
 import { streamEventRoutes } from './streams/stream-events.routes.js';
 import { createTokenUsage } from './token-usage.js';
 import { DIST_DIR } from '../console/build.js';
@@ -68,6 +69,7 @@ export function apiRoutes(deps: ApiDeps, hooks: ApiHooks = {}): Route[] {
     ...streamRoutes(deps),
     ...streamEventRoutes(deps, hooks.eventTail),
     ...streamActivityRoutes(deps),
+    ...streamReadRoutes(deps),
     ...triggerDryRunRoutes(deps),
     ...triggerRoutes(deps),
     ...publicReferenceRoutes(deps),

@@ -629,6 +629,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/cl/v1/streams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The streams, by id: name, status and configuration, without their keys */
+        get: operations["streams.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/cl/v1/streams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One stream: name, status and configuration, without its key */
+        get: operations["streams.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/triggers/dry-run": {
         parameters: {
             query?: never;
@@ -5977,6 +6011,246 @@ export interface operations {
                             records: number;
                             deadLetters: number;
                         }[];
+                    };
+                };
+            };
+            /** @description Invalid request (problem+json, with the offending fields) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "streams.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Streams */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 3,
+                     *         "name": "syslog-edge",
+                     *         "status": "active",
+                     *         "config": {
+                     *           "framing": "lines",
+                     *           "parser": {
+                     *             "type": "syslog"
+                     *           },
+                     *           "routeLabel": "edge"
+                     *         },
+                     *         "createdAt": "2026-11-20T09:12:00.000Z",
+                     *         "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        status: "active" | "inactive" | "pendingDeletion";
+                        config: {
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            framing?: "body" | "elements" | "lines";
+                            parser?: ({
+                                /** @constant */
+                                type: "xml";
+                            } | {
+                                /** @constant */
+                                type: "text";
+                                /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
+                                pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
+                            }) | null;
+                            preprocessor?: {
+                                /** @description Field holding the event date; wins over @timestamp */
+                                timestampField?: string;
+                                /** @description Default iso8601 */
+                                timestampFormat?: "iso8601" | "epoch-ms" | "epoch-s";
+                                renames?: {
+                                    [key: string]: string;
+                                };
+                                drops?: string[];
+                                labels?: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            routeLabel?: string | null;
+                            /** @description Days this stream's events are kept after they were received (default OPS_EVENTS_RETENTION_DAYS); a change applies to the records stored after it */
+                            retentionDays?: number;
+                        };
+                        createdAt: string;
+                        updatedAt: string;
+                    }[];
+                };
+            };
+            /** @description Not authorised: missing, malformed, unknown, expired or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Insufficient rights */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeaderFieldsTooLarge"];
+        };
+    };
+    "streams.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "name": "syslog-edge",
+                     *       "status": "active",
+                     *       "config": {
+                     *         "framing": "lines",
+                     *         "parser": {
+                     *           "type": "syslog"
+                     *         },
+                     *         "routeLabel": "edge"
+                     *       },
+                     *       "createdAt": "2026-11-20T09:12:00.000Z",
+                     *       "updatedAt": "2026-11-21T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        status: "active" | "inactive" | "pendingDeletion";
+                        config: {
+                            /** @description Where records begin (default body; with a preset parser, text is read by lines and, for collectd, a JSON array by elements): body = a JSON body, XML or text is one record; elements = a top-level JSON array is one record per element; lines = plain text is one record per line (each through the parser) and a JSON body is read as NDJSON */
+                            framing?: "body" | "elements" | "lines";
+                            parser?: ({
+                                /** @constant */
+                                type: "xml";
+                            } | {
+                                /** @constant */
+                                type: "text";
+                                /** @description An RE2 regular expression with named groups (?<name>…); each group becomes a field. Matched in linear time; a text record longer than 262 144 ÷ (compiled size) characters (at most 65 536) is dead-lettered */
+                                pattern?: string;
+                            } | {
+                                /** @constant */
+                                type: "collectd";
+                            } | {
+                                /** @constant */
+                                type: "influx";
+                                /** @description Unit of the timestamps (default ns, as Telegraf sends them) */
+                                precision?: "ns" | "us" | "ms" | "s";
+                            } | {
+                                /** @constant */
+                                type: "graphite";
+                            } | {
+                                /** @constant */
+                                type: "syslog";
+                                /** @description IANA time zone of timestamps written without an offset (RFC 3164 `Mmm dd hh:mm:ss`); default UTC */
+                                timeZone?: string;
+                            } | {
+                                /** @constant */
+                                type: "logfmt";
+                            }) | null;
+                            preprocessor?: {
+                                /** @description Field holding the event date; wins over @timestamp */
+                                timestampField?: string;
+                                /** @description Default iso8601 */
+                                timestampFormat?: "iso8601" | "epoch-ms" | "epoch-s";
+                                renames?: {
+                                    [key: string]: string;
+                                };
+                                drops?: string[];
+                                labels?: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            routeLabel?: string | null;
+                            /** @description Days this stream's events are kept after they were received (default OPS_EVENTS_RETENTION_DAYS); a change applies to the records stored after it */
+                            retentionDays?: number;
+                        };
+                        createdAt: string;
+                        updatedAt: string;
                     };
                 };
             };

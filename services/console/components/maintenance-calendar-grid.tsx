@@ -5,22 +5,13 @@
  * modes render as 42 cells of a few links.
  */
 import { memo } from 'preact/compat';
-import { type CalendarView, type Day, dayText, queryHref } from './maintenance-calendar-model.js';
+import { type CalendarView, type Day, dayText, format, queryHref } from './maintenance-calendar-model.js';
 import type { Occurrence } from './maintenance-occurrences.js';
 
 /** Windows shown in one cell before the "more" link. */
 const SHOWN: Record<Exclude<CalendarView, 'list'>, number> = { month: 3, week: 20 };
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function format(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(undefined, options);
-    formats.set(key, f);
-  }
-  return f;
-}
 export const clockTime = (ms: number, utc: boolean): string => format(`t${utc}`, { hour: '2-digit', minute: '2-digit', ...(utc ? { timeZone: 'UTC' } : {}) }).format(ms);
 export const fullTime = (ms: number, utc: boolean): string => format(`f${utc}`, { dateStyle: 'medium', timeStyle: 'short', ...(utc ? { timeZone: 'UTC' } : {}) }).format(ms);
 const longDay = (d: Day): string =>

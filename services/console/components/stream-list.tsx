@@ -1,6 +1,6 @@
 /**
- * Every stream, for admins: its status and the last hour's records and dead letters per second
- * with a sparkline, each a link to its page.
+ * Every stream, for admins and stream readers (GET …/cl/v1/streams: no keys): its status and the
+ * last hour's records and dead letters per second with a sparkline, each a link to its page.
  */
 import { api } from '../app/api.js';
 import { Load, TableScroll, useLoad } from './load.js';
@@ -8,7 +8,7 @@ import { ActivityCell } from './stream-activity.js';
 import { StatusBadge } from './stream-status.js';
 
 export function StreamList() {
-  const [loaded] = useLoad((signal) => api.GET('/api/admin/v1/streams', { signal }), []);
+  const [loaded] = useLoad((signal) => api.GET('/api/public/cl/v1/streams', { signal }), []);
   return (
     <Load loaded={loaded} label="streams">
       {(streams) =>

@@ -1,6 +1,6 @@
 /**
- * /streams: the data streams. Admins see every stream with its status and last hour; a stream
- * reader opens one by id. For the chosen one (`?stream=<id>`): its activity over the last hour,
+ * /streams: the data streams, each with its status and last hour (admins and stream readers).
+ * For the chosen one (`?stream=<id>`): its activity over the last hour,
  * then what it stored (`show`): its events a page at a time over a range ending now (`range`),
  * its live tail, or its dead letters with their reasons; events and the tail take the events
  * API's record filter (`filter`: `field=value`, `field!=value`, `field~text`) and route label
@@ -112,7 +112,7 @@ function AdminStream({ loaded }: { loaded: Stream }) {
 }
 
 function StreamName({ id }: { id: string }) {
-  const [loaded] = useLoad((signal) => api.GET('/api/admin/v1/streams/{id}', { params: { path: { id } }, signal }), [id]);
+  const [loaded] = useLoad((signal) => api.GET('/api/public/cl/v1/streams/{id}', { params: { path: { id } }, signal }), [id]);
   return <>{loaded.state === 'ok' ? loaded.data.name : `Stream ${id}`}</>;
 }
 
@@ -126,7 +126,7 @@ function StreamView({ id, params, go, href }: { id: string; params: URLSearchPar
   return (
     <section aria-labelledby="stream-h" class="stream-view">
       <h2 id="stream-h" class="stream-title">
-        {admin ? <StreamName id={id} /> : `Stream ${id}`} <span class="muted">#{id}</span>
+        <StreamName id={id} /> <span class="muted">#{id}</span>
       </h2>
       <ActivityPanel id={id} />
       <ViewTabs show={show} href={href} />
@@ -155,33 +155,21 @@ function StreamsScreen() {
   const go: Go = (changes) => route(href(changes));
   return (
     <main class="streams">
-      {stream && admin && (
+      {stream && (
         <nav class="crumbs" aria-label="Breadcrumb">
           <a href="/streams">Streams</a> › stream {stream}
         </nav>
       )}
       <h1>Streams</h1>
-      {admin && !stream && (
+      {!stream && (
         <>
           <StreamList />
-          <p>
-            <a href="/admin/triggers">All triggers</a> (read only there; each stream's page lists its triggers with their editor).
-          </p>
+          {admin && (
+            <p>
+              <a href="/admin/triggers">All triggers</a> (read only there; each stream's page lists its triggers with their editor).
+            </p>
+          )}
         </>
-      )}
-      {!admin && (
-        <form
-          class="inline-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const id = String(new FormData(e.currentTarget).get('stream') ?? '').trim();
-            if (id) route(`/streams?stream=${encodeURIComponent(id)}`);
-          }}
-        >
-          <label for="s-id">Stream id</label>
-          <input id="s-id" name="stream" inputMode="numeric" defaultValue={stream} key={stream} />
-          <button type="submit">Open stream</button>
-        </form>
       )}
       {stream && <StreamView key={stream} id={stream} params={params} go={go} href={href} />}
     </main>
