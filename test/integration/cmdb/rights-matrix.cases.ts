@@ -387,6 +387,8 @@ export const NOT_CI_SCOPED: Record<string, Reason> = {
   [`GET ${CL}/streams/:id/dead-letters`]: { why: 'platform right base-system.streams.read; no CI is named' },
   // Issue #33: a stream's activity per minute, for the readers of its events (stream-activity.test.ts).
   [`GET ${CL}/streams/:id/activity`]: { why: 'platform right base-system.streams.read; no CI is named' },
+  [`GET ${CL}/streams`]: { why: 'platform right base-system.streams.read; no CI is named, and no key is shown' },
+  [`GET ${CL}/streams/:id`]: { why: 'platform right base-system.streams.read; no CI is named, and no key is shown' },
   [`GET ${A}/me`]: { why: "the caller's own user and workgroups" },
   // Issue #32: the console's session is the caller's own; it acts with its token's rights (auth.ts), tested in console/session.test.ts.
   [`POST ${CONSOLE}/session`]: { why: 'signs in with a personal token: a session of its own user, no CI named' },
