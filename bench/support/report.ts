@@ -1,4 +1,5 @@
 /** Benchmark figures: medians over runs, the aligned Markdown table, the machine description. */
+import { execFileSync } from 'node:child_process';
 import { cpus, freemem, loadavg, type as osType, release, totalmem } from 'node:os';
 
 export interface RunFigures {
@@ -61,9 +62,22 @@ export function figuresTable(rows: readonly ScenarioFigures[], baselineReqPerSec
 const loads = (l: number[]): string => l.map((x) => x.toFixed(2)).join(' / ');
 
 /** `loadAtStart`: os.loadavg() before the benchmark started its processes. */
+/** The commit the run measured, and whether files other than results differed from it. */
+function codeDescription(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = git('rev-parse', '--short', 'HEAD');
+    const changed = git('status', '--porcelain', '--', '.', ':(exclude)bench/results');
+    return `commit ${commit}${changed ? ', with uncommitted changes' : ''}`;
+  } catch {
+    return 'not a git checkout';
+  }
+}
+
 export function machineDescription(loadAtStart: number[]): string[] {
   const cpu = cpus();
   return [
+    `- code: ${codeDescription()}`,
     `- CPU: ${cpu[0]?.model ?? 'unknown'}, ${cpu.length} cores`,
     `- memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB (${(freemem() / 2 ** 30).toFixed(1)} GiB free at the end)`,
     `- OS: ${osType()} ${release()}`,
