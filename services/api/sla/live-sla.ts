@@ -123,6 +123,8 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
   /** The latest written_at (store clock) of the changes read. */
   let cursor = 0;
   let asOf = 0;
+  /** Reads of the problems so far: what is derived from them is current while this stays. */
+  let reads = 0;
   let lastLoad = 0;
   let loaded = false;
   let loadError = 'not read yet';
@@ -167,6 +169,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     }
     cursor = Math.max(cursor, after.w);
     asOf = deps.now();
+    reads++;
   }
 
   function tick(): void {
@@ -274,6 +277,7 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
       });
   }
   let stopped = false;
+  const templateFigures = new Map<number, { key: string; view: TemplateLiveSlaModel }>();
 
   return {
     start() {
@@ -294,7 +298,15 @@ export function createLiveSla(deps: { analytics: AnalyticsStore; model: Platform
     ofCi,
     ofTemplate(template) {
       if (!loaded) throw failLater('sla_live.loading', 5, { reason: loadError });
-      return templateLiveView(model, template, (ciId) => table.ofCi(ciId), asOf, deps.now());
+      // A template's figures walk all its CIs on the event loop: computed at most once per read of
+      // the problems (about a second) and per change of templates, CIs or modes, however many ask.
+      const { slaTemplates, cmdb, maintenance } = model.slices;
+      const key = `${reads}:${slaTemplates.changes}:${cmdb.changes}:${maintenance.changes}`;
+      const kept = templateFigures.get(template.id);
+      if (kept?.key === key) return kept.view;
+      const view = templateLiveView(model, template, (ciId) => table.ofCi(ciId), asOf, deps.now());
+      templateFigures.set(template.id, { key, view });
+      return view;
     },
     async stop() {
       stopped = true;

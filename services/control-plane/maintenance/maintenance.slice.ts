@@ -16,8 +16,11 @@ export class MaintenanceSlice implements Slice {
   readonly kinds = ['maint'];
   readonly modes = new Map<number, MaintenanceRecord>();
   private readonly byCi = new Map<number, EntryRef[]>();
+  /** Counts the changes applied (see CmdbSlice.changes). */
+  changes = 0;
 
   apply(key: string, kind: string, value: unknown): void {
+    this.changes++;
     const id = Number(key.slice(kind.length + 1));
     const before = this.modes.get(id);
     if (before) this.unindex(before);
