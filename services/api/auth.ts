@@ -14,7 +14,7 @@
 
 import type { IdentitySlice } from '../control-plane/identity/identity.slice.js';
 import type { TokenRecord, UserRecord } from '../control-plane/identity/identity.types.js';
-import { sameDigest, sha256Hex } from '../control-plane/identity/tokens.js';
+import { sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import { type AppError, fail } from '../runtime/errors.js';
@@ -67,9 +67,10 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
   };
 
   const principalOf = (secret: string): Principal => {
-    const digest = sha256Hex(secret);
-    const token = deps.model.slices.identity.tokenByHash(digest);
-    if (!token || !sameDigest(token.sha256, digest)) throw fail('auth.token_unknown');
+    // Found by its digest, the token's own digest is this one: comparing them again in constant
+    // time would guard nothing (a caller cannot choose a digest's bytes) and cost two Buffers.
+    const token = deps.model.slices.identity.tokenByHash(sha256Hex(secret));
+    if (!token) throw fail('auth.token_unknown');
     return principalOfToken(token);
   };
 

@@ -49,9 +49,12 @@ import { principal } from '../auth.js';
 import { parseId, problems } from '../route-kit.js';
 import { CMDB_PREFIX } from './reference.routes.js';
 import { liveSlaView } from '../sla/live-sla.js';
+import { createCiViewBytes } from './ci-view-bytes.js';
 import { createVisibility } from './visibility.js';
 
 const CIS = `${CMDB_PREFIX}/config-items`;
+
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 const actorOf = (req: Request): Actor => {
   const p = principal(req);
@@ -67,6 +70,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
   const visibleTo = createVisibility(model);
   const base = { tags: ['cmdb'], security: 'bearer' as const, authenticate: deps.auth.authenticate };
   const full = (id: number) => ciView(model, model.slices.cmdb.cis.get(id)!, {});
+  const plainBytes = createCiViewBytes(model);
   const ciId = (req: Request, name = 'id') => parseId(req.params[name], name, 'CI id');
   const Full = { description: 'The full CI model', schema: ConfigItem, example: configItemExample };
   const Influentials = { description: 'The CIs that now influence the dependent CI', schema: Type.Array(ShortCi) };
@@ -184,6 +188,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
         const flag = (name: string) => req.queryValues[name] === true;
+        if (!flag('includeState') && !flag('includeHealth') && !flag('includeIcon') && !flag('includeSla')) return json(200, plainBytes(ci), JSON_TYPE);
         const view = ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), includeIcon: flag('includeIcon'), now: deps.now() });
         if (flag('includeSla')) view.sla = liveSlaView(deps.liveSla.ofCi(id));
         return json(200, view);

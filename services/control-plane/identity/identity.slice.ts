@@ -10,6 +10,8 @@ export class IdentitySlice implements Slice {
   readonly tokens = new Map<number, TokenRecord>();
   private readonly tokensByHash = new Map<string, TokenRecord>();
   private readonly groupsOfUser = new Map<number, Set<number>>();
+  /** Counts the workgroup changes: views naming workgroups know when to be made again. */
+  workGroupChanges = 0;
   /** Rights per user, computed on first use after any user or role change. */
   private readonly rightsCache = new Map<number, ReadonlySet<string>>();
 
@@ -24,6 +26,7 @@ export class IdentitySlice implements Slice {
         setOrDelete(this.roles, id, value as RoleRecord | null);
         break;
       case 'workgroup': {
+        this.workGroupChanges++;
         const before = this.workGroups.get(Number(id));
         for (const member of before?.memberIds ?? []) this.groupsOfUser.get(member)?.delete(Number(id));
         setOrDelete(this.workGroups, Number(id), value as WorkGroupRecord | null);

@@ -338,6 +338,41 @@ t.test('#12 rule: edges — Hierarchy from parent to child, Influence from influ
   t.same(edges((await k.get(dependent.id)).body.incomingEdges), [['Influence', ci.id, ci.name]]);
 });
 
+t.test('#12 rule: the answer follows every change of what it names: its own fields, the CIs on its edges, its workgroup', async (t) => {
+  // Plain answers are kept as bytes between reads (ci-view-bytes.ts): each read below comes after
+  // one read of the same CI, so a kept answer that outlived a change would show here.
+  const parent = await ciOfA();
+  const ci = await k.ci({ parent: { id: parent.id } });
+  const influential = await ciOfA();
+  t.equal((await k.api('POST', `${CIS}/${ci.id}/influentials`, { json: { id: influential.id } })).status, 200);
+  const read = async () => (await k.get(ci.id, userA.token)).body;
+  t.equal((await read()).name, ci.name);
+
+  const ownName = k.uniq('renamed');
+  t.equal((await k.api('PUT', `${CIS}/${ci.id}`, { json: { name: ownName } })).status, 200);
+  t.equal((await read()).name, ownName, 'its own new name');
+
+  const parentName = k.uniq('parent');
+  t.equal((await k.api('PUT', `${CIS}/${parent.id}`, { json: { name: parentName, ownerWorkGroup: { id: wgA.id } } })).status, 200);
+  t.same((await read()).parent, { id: parent.id, name: parentName }, 'the parent’s new name');
+
+  const influentialName = k.uniq('influential');
+  t.equal((await k.api('PUT', `${CIS}/${influential.id}`, { json: { name: influentialName, ownerWorkGroup: { id: wgA.id } } })).status, 200);
+  t.same(edges((await read()).incomingEdges), [
+    ['Hierarchy', parent.id, parentName],
+    ['Influence', influential.id, influentialName],
+  ]);
+
+  const child = await k.ci({ parent: { id: ci.id } });
+  t.same(edges((await read()).outgoingEdges), [['Hierarchy', child.id, child.name]], 'a new child');
+
+  t.same((await k.get(parent.id, userA.token)).body.ownerWorkGroup, { id: wgA.id, name: wgA.name });
+  const groupName = k.uniq('wg');
+  t.equal((await k.api('PATCH', `/api/admin/v1/work-groups/${wgA.id}`, { json: { name: groupName } })).status, 200);
+  t.same((await k.get(parent.id, userA.token)).body.ownerWorkGroup, { id: wgA.id, name: groupName }, 'the workgroup’s new name');
+  wgA.name = groupName;
+});
+
 t.test('#12 rule: a member of the owner workgroup of an ancestor, and a platform admin, may read', async (t) => {
   const root = await ciOfA();
   const leaf = await k.ci({ parent: { id: (await k.ci({ parent: { id: root.id } })).id } });
