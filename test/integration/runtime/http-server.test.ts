@@ -8,7 +8,29 @@ import { createHttpServer, type HttpServer } from '../../../services/runtime/htt
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { call } from '../../support/http.js';
 
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+/** The request held by GET /held: the test learns when it reached its handler, and decides when it is answered. */
+const held = { entered: deferred(), release: deferred() };
+const HELD_ANSWER = 'h'.repeat(64 * 1024);
+
 const routes: Route[] = [
+  {
+    method: 'GET',
+    path: '/held',
+    name: 'test.held',
+    summary: 'answered when the test lets it',
+    tags: ['test'],
+    schema: { responses: { 200: { description: 'ok' } } },
+    handler: async () => {
+      held.entered.resolve();
+      await held.release.promise;
+      return json(200, { held: HELD_ANSWER });
+    },
+  },
   {
     method: 'POST',
     path: '/things',
@@ -232,8 +254,25 @@ t.test('every answer carries a request id', async (t) => {
 });
 
 t.test('drain waits for the request in flight', async (t) => {
-  t.equal(server.inFlight(), 0);
-  t.equal(await server.drain(10), true);
+  t.equal(server.inFlight(), 0, 'nothing in flight before');
+  t.equal(await server.drain(1), true, 'with nothing in flight, drain resolves true at once');
+  const pending = call(base, 'GET', '/held');
+  await held.entered.promise;
+  t.equal(server.inFlight(), 1, 'the held request is in flight');
+  let drained: boolean | undefined;
+  // A generous limit: drain must resolve because the request finished, not because time passed.
+  const draining = server.drain(120_000).then((result) => (drained = result));
+  // Another request answered in full: many turns of both event loops, and drain still waits.
+  t.equal((await call(base, 'GET', '/things/1')).status, 200);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(drained, undefined, 'drain has not resolved while the request is in flight');
+  t.equal(server.inFlight(), 1, 'the held request is still in flight');
+  held.release.resolve();
+  t.equal(await draining, true, 'drain resolves true once the request is answered');
+  t.equal(server.inFlight(), 0, 'nothing in flight once drained');
+  const answer = await pending;
+  t.equal(answer.status, 200, 'the held request was answered');
+  t.equal(answer.body?.held, HELD_ANSWER, 'with its whole body');
 });
 
 t.test('once the listener is closed, a request on a kept-alive connection gets 503 with Retry-After, and the connection closes', async (t) => {
