@@ -23,6 +23,7 @@ export interface ComposeService {
   volumes?: Array<string | { type?: string; source?: string; target?: string }>;
   configs?: Array<string | { source: string; target?: string }>;
   healthcheck?: { test?: string[] | string; disable?: boolean };
+  depends_on?: string[] | Record<string, { condition?: string }>;
 }
 export interface ComposeFile {
   services: Record<string, ComposeService>;
@@ -154,11 +155,17 @@ export function metricNamesIn(expr: string): string[] {
 }
 
 /**
- * promtool (Debian's `prometheus` package), or why a check needing it is skipped. Under
- * REQUIRE_SERVICES=1 (CI) a missing promtool throws instead, as in metrics-lint.test.ts.
+ * A tool a deployment check runs: its path, or why the check is skipped (`skip`, for tap). Under
+ * REQUIRE_SERVICES=1 (CI) a missing tool throws instead, as services.ts' missingServices does:
+ * CI never skips a check for want of a tool. `install` says how to get it.
  */
-export function promtool(): { path: string | undefined; skip: string | false } {
-  const path = binaryPath('promtool');
-  if (!path && process.env['REQUIRE_SERVICES'] === '1') throw new Error('REQUIRE_SERVICES=1 but promtool is not installed (apt-get install -y prometheus)');
-  return { path, skip: path ? false : 'promtool not installed (apt-get install -y prometheus)' };
+export function requiredTool(name: string, install: string): { path: string | undefined; skip: string | false } {
+  const path = binaryPath(name);
+  if (path) return { path, skip: false };
+  const reason = `${name} not installed (${install})`;
+  if (process.env['REQUIRE_SERVICES'] === '1') throw new Error(`REQUIRE_SERVICES=1 but ${reason}`);
+  return { path, skip: reason };
 }
+
+/** promtool (Debian's `prometheus` package), as metrics-lint.test.ts finds it. */
+export const promtool = (): { path: string | undefined; skip: string | false } => requiredTool('promtool', 'apt-get install -y prometheus');
