@@ -42,6 +42,8 @@ export interface CompiledRoute {
 /** What every exchange shares with its server. */
 export interface ExchangeContext {
   logger: Logger;
+  /** The access line's logger (logger.ts accessLoggerOf). */
+  accessLogger: Logger;
   maxBodyBytes: number;
   /** Counts the answer in the metrics (route undefined: no route matched). */
   record(route: CompiledRoute | undefined, method: Method, status: number, seconds: number): void;
@@ -293,7 +295,7 @@ export class Exchange implements ResponseState {
     this.context.finished();
     const seconds = (performance.now() - this.started) / 1000;
     this.context.record(this.compiled, this.request.method, status, seconds);
-    const { logger } = this.context;
+    const logger = this.context.accessLogger;
     // Checked first: at warn level the line's object would still be built for nothing.
     if (logger.isLevelEnabled('info')) {
       const { request } = this;

@@ -5,7 +5,7 @@ import { fail } from '../../../services/runtime/errors.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { json, type Route } from '../../../services/runtime/http/route.js';
 import { createHttpServer, type HttpServer } from '../../../services/runtime/http/server.js';
-import { silentLogger } from '../../../services/runtime/logger.js';
+import { createLogger, silentLogger } from '../../../services/runtime/logger.js';
 import { call } from '../../support/http.js';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -302,4 +302,29 @@ t.test('once the listener is closed, a request on a kept-alive connection gets 5
   t.equal(second.headers['retry-after'], '1');
   t.equal(second.headers['connection'], 'close');
   t.equal(await own.drain(1000), true);
+});
+
+t.test('every answer writes one access line at info: request id, method, path without its query, route, status and time; none at warn', async (t) => {
+  const lines: string[] = [];
+  const output = { write: (line: string) => void lines.push(line) };
+  for (const level of ['info', 'warn']) {
+    lines.length = 0;
+    const own = createHttpServer({ host: '127.0.0.1', port: 0, maxBodyBytes: 4096 }, { logger: createLogger(level, output), metrics: createMetrics() });
+    own.add(routes);
+    const port = await own.listen();
+    const answer = await call(`http://127.0.0.1:${port}`, 'GET', '/things/1?secret=abc');
+    t.equal(answer.status, 200);
+    own.stopAccepting();
+    const access = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+    if (level === 'warn') {
+      t.same(access, [], 'no access line at warn');
+      continue;
+    }
+    t.equal(access.length, 1, 'one line');
+    t.match(access[0], { level: 30, pid: process.pid, reqId: answer.headers.get('x-request-id'), method: 'GET', path: '/things/1', route: String, status: 200, ms: Number });
+    t.notOk(
+      lines.some((line) => line.includes('secret=abc')),
+      'the query is not logged',
+    );
+  }
 });
