@@ -1,5 +1,5 @@
 # One image for every service; docker-compose.yml picks the entry point per container.
-FROM node:20.20.2-bookworm-slim
+FROM node:22.23.3-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
