@@ -4,7 +4,7 @@
  * orchestrator can stop them all, by their own handles, on success and on failure.
  */
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -40,22 +40,30 @@ export interface Child {
 export interface ChildOptions {
   /** An IPC channel besides stdin, for children whose stdin must stay empty (an embedded chDB reads it). */
   ipc?: boolean;
+  /**
+   * Where the child's stdout goes instead of a pipe read here: a server's log lines, kept on disk
+   * as a user's would be (a pipe read into memory would grow with every request logged).
+   * `firstLine` and `output` are then unavailable; the child's stdin is closed at its start.
+   */
+  stdoutFile?: string;
 }
 
 export function startChild(name: string, script: string, env: Record<string, string> = {}, options: ChildOptions = {}): Child {
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) goes to node in the child, for profiling.
   const extra = (env['BENCH_NODE_ARGS'] ?? process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const stdoutFd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'a');
   const child = spawn(process.execPath, [...startFlags, ...extra, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, ...env },
-    stdio: options.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['pipe', 'pipe', 'pipe'],
+    stdio: stdoutFd !== undefined ? ['ignore', stdoutFd, 'pipe'] : options.ipc ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['pipe', 'pipe', 'pipe'],
   }) as ChildProcessWithoutNullStreams;
+  if (stdoutFd !== undefined) closeSync(stdoutFd);
   let stdout = '';
   let stderr = '';
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-8000)));
-  child.stdin.on('error', () => undefined); // the child may exit before reading everything
+  child.stdin?.on('error', () => undefined); // the child may exit before reading everything
   // 'close' (not 'exit'): stdout has been read to its end by then.
   const exited = new Promise<void>((resolve) =>
     child.once('close', (code, signal) => {
@@ -82,11 +90,11 @@ export function startChild(name: string, script: string, env: Record<string, str
       const timer = setTimeout(() => done(() => reject(failure(`no ${what} after ${timeoutMs} ms`))), timeoutMs);
       const done = (settle: () => void): void => {
         clearTimeout(timer);
-        child.stdout.off('data', check);
+        child.stdout?.off('data', check);
         child.off('close', check);
         settle();
       };
-      child.stdout.on('data', check);
+      child.stdout?.on('data', check);
       child.on('close', check);
       check();
     });
@@ -125,7 +133,7 @@ export function startChild(name: string, script: string, env: Record<string, str
     },
     async stop(graceMs = 5000) {
       if (exit) return;
-      child.stdin.end();
+      child.stdin?.end();
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;

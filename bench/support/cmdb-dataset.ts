@@ -97,3 +97,18 @@ export function seedChanges(from: number, to: number, ctx: DatasetContext): Jour
   }
   return changes;
 }
+
+/** The admin token of the seeded installation (cmdb-seed.ts), given to the platform started on it. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
+
+/** What cmdb-seed.ts prints once the CMDB is on disk. */
+export interface CmdbSeedInfo {
+  /** Token of the non-admin benchmark user. */
+  token: string;
+  user: { id: number; name: string; workGroupIds: number[] };
+  workGroups: { ops: number; net: number };
+  ciCount: number;
+  /** CIs the benchmark user may read, ascending. */
+  readableIds: number[];
+  seedMs: number;
+}

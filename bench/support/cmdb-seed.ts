@@ -1,69 +1,41 @@
 /**
- * Benchmark child: starts the whole platform on its embedded engines in a temporary data
- * directory, creates two workgroups and a non-admin user (member of one) with a token through
- * the admin API, seeds the 100 000 CIs of cmdb-dataset.ts in a few control-plane commits, then
- * prints one JSON line on stdout: `{ port, token, ... }`. It stops (and removes its data
- * directory) when its stdin closes or on SIGTERM / SIGINT.
+ * Benchmark child, the CMDB seeder: starts the whole platform on its embedded engines in the data
+ * directory OPS_DATA_DIR (made by the orchestrator, kept after this process), creates two
+ * workgroups and a non-admin user (member of one) with a token through the admin API, seeds the
+ * 100 000 CIs of cmdb-dataset.ts in a few control-plane commits, stops the platform (everything
+ * on disk), then prints one JSON line on stdout: `{ token, ... }` and exits. The orchestrator
+ * then starts the platform on that directory as `npm start` does, with BENCH_ADMIN_TOKEN as its
+ * admin token.
  *
- * Environment: LOG_LEVEL (default `warn`; logs go to stderr).
+ * Environment: OPS_DATA_DIR, LOG_LEVEL (default `warn`; logs go to stderr).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { pino } from 'pino';
 import { allPartNames } from '../../services/parts.js';
 import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
-import { CI_COUNT, type DatasetContext, readableByOps, seedChanges } from './cmdb-dataset.js';
+import { detachStdin } from '../../services/runtime/stdin.js';
+import { BENCH_ADMIN_TOKEN, CI_COUNT, type CmdbSeedInfo, type DatasetContext, readableByOps, seedChanges } from './cmdb-dataset.js';
 
-export interface PlatformServerInfo {
-  port: number;
-  /** Token of the non-admin benchmark user. */
-  token: string;
-  user: { id: number; name: string; workGroupIds: number[] };
-  workGroups: { ops: number; net: number };
-  ciCount: number;
-  /** CIs the benchmark user may read, ascending. */
-  readableIds: number[];
-  seedMs: number;
-  logLevel: string;
-}
-
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const SEED_CHUNK = 10_000;
 const SEED_TIME = '2026-01-01T00:00:00.000Z';
 
+detachStdin();
 const logLevel = process.env['LOG_LEVEL'] || 'warn';
-const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-'));
-const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: logLevel });
+const dataDir = process.env['OPS_DATA_DIR'];
+if (!dataDir) throw new Error('OPS_DATA_DIR names the data directory to seed');
+const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL: logLevel });
 config.port = 0;
-const logger = createLogger(config.logLevel, process.stderr);
-
-let stopping: Promise<void> | undefined;
-let platformStop: (() => Promise<void>) | undefined;
-function shutdown(code: number): Promise<void> {
-  return (stopping ??= (async () => {
-    try {
-      await platformStop?.();
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-      process.exit(code);
-    }
-  })());
-}
-process.once('SIGTERM', () => void shutdown(0));
-process.once('SIGINT', () => void shutdown(0));
-process.stdin.on('end', () => void shutdown(0));
-process.stdin.resume();
+// Logs go to stderr: stdout carries the answer.
+const logger = createLogger(config.logLevel, pino.destination(2));
 
 try {
   const platform = await startPlatform(config, allPartNames, { logger });
-  platformStop = () => platform.stop('benchmark done');
   const base = `http://127.0.0.1:${platform.port}`;
   const admin = async (method: string, path: string, json?: unknown): Promise<any> => {
     const response = await fetch(base + path, {
       method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
       body: json === undefined ? undefined : JSON.stringify(json),
     });
     const text = await response.text();
@@ -95,18 +67,16 @@ try {
 
   const readableIds: number[] = [];
   for (let id = 1; id <= CI_COUNT; id++) if (readableByOps(id)) readableIds.push(id);
-  const info: PlatformServerInfo = {
-    port: platform.port,
+  await platform.stop('seeded');
+  const info: CmdbSeedInfo = {
     token: issued.token,
     user: { id: user.id, name: user.name, workGroupIds: user.workGroupIds },
     workGroups: { ops: ops.id, net: net.id },
     ciCount: CI_COUNT,
     readableIds,
     seedMs: Math.round(seedMs),
-    logLevel,
   };
-  process.stdout.write(`${JSON.stringify(info)}\n`);
+  process.stdout.write(`${JSON.stringify(info)}\n`, () => process.exit(0));
 } catch (error) {
-  process.stderr.write(`platform-server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  await shutdown(1);
+  process.stderr.write(`cmdb-seed failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`, () => process.exit(1));
 }
