@@ -25,13 +25,32 @@ export function silentLogger(): Logger {
   return pino({ level: 'silent' });
 }
 
+/** What the access line of one answered request says. */
+export interface AccessFields {
+  reqId: string;
+  method: string;
+  /** Without the query. */
+  path: string;
+  route: string;
+  status: number;
+  ms: number;
+}
+
 /**
- * The logger of the per-request access line: the same output and level, without redaction. The
- * line's fields are fixed (request id, method, path without its query, route, status, time) and
- * hold nothing the redaction paths name, while redaction walked every line's keys: half of what
- * a line cost, a tenth of a small GET's time at the default level.
+ * The per-request access line, at info, on the logger's output: the line pino writes for
+ * `logger.info({ reqId, method, path, route, status, ms }, 'request')`, made here instead. Its
+ * fields are fixed and hold nothing the redaction paths name, and pino's redaction and
+ * serialisation of them cost about 5 µs a request, a quarter of a small GET at the default level.
+ * Returns undefined when info lines are not written (the caller builds nothing then).
  */
-export function accessLoggerOf(logger: Logger): Logger {
-  const output = (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
-  return pino({ level: logger.level, base: { pid: process.pid } }, output);
+export function accessLogOf(logger: Logger): ((fields: AccessFields) => void) | undefined {
+  if (!logger.isLevelEnabled('info')) return undefined;
+  const output = (logger as unknown as Record<symbol, DestinationStream | undefined>)[pino.symbols.streamSym];
+  if (!output) throw new Error('the logger has no output to write the access line on');
+  const head = `{"level":${pino.levels.values['info']},"time":`;
+  const pid = `,"pid":${process.pid},"reqId":`;
+  return (f) =>
+    output.write(
+      `${head}${Date.now()}${pid}${JSON.stringify(f.reqId)},"method":"${f.method}","path":${JSON.stringify(f.path)},"route":${JSON.stringify(f.route)},"status":${f.status},"ms":${f.ms},"msg":"request"}\n`,
+    );
 }

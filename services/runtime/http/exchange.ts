@@ -6,7 +6,7 @@
  */
 import type { HttpResponse } from 'uWebSockets.js';
 import { fail, failFields, failLater } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { AccessFields, Logger } from '../logger.js';
 import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import { problemReply } from './problem.js';
 import { BodyReader } from './read-body.js';
@@ -42,8 +42,8 @@ export interface CompiledRoute {
 /** What every exchange shares with its server. */
 export interface ExchangeContext {
   logger: Logger;
-  /** The access line's logger (logger.ts accessLoggerOf). */
-  accessLogger: Logger;
+  /** Writes the access line (logger.ts accessLogOf); undefined when info lines are not written. */
+  accessLog: ((fields: AccessFields) => void) | undefined;
   maxBodyBytes: number;
   /** Counts the answer in the metrics (route undefined: no route matched). */
   record(route: CompiledRoute | undefined, method: Method, status: number, seconds: number): void;
@@ -295,14 +295,10 @@ export class Exchange implements ResponseState {
     this.context.finished();
     const seconds = (performance.now() - this.started) / 1000;
     this.context.record(this.compiled, this.request.method, status, seconds);
-    const logger = this.context.accessLogger;
-    // Checked first: at warn level the line's object would still be built for nothing.
-    if (logger.isLevelEnabled('info')) {
+    const { accessLog } = this.context;
+    if (accessLog) {
       const { request } = this;
-      logger.info(
-        { reqId: request.id, method: request.method, path: request.path, route: this.compiled?.route.name ?? 'unmatched', status, ms: Math.round(seconds * 1e5) / 100 },
-        'request',
-      );
+      accessLog({ reqId: request.id, method: request.method, path: request.path, route: this.compiled?.route.name ?? 'unmatched', status, ms: Math.round(seconds * 1e5) / 100 });
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { TSchema } from 'typebox';
-import { accessLoggerOf, type Logger } from '../logger.js';
+import { accessLogOf, type Logger } from '../logger.js';
 import { type CompiledRoute, Exchange, type ExchangeContext } from './exchange.js';
 import type { Metrics } from './metrics.js';
 import { matchPath } from './path-match.js';
@@ -66,7 +66,7 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
 
   const context: ExchangeContext = {
     logger,
-    accessLogger: accessLoggerOf(logger),
+    accessLog: accessLogOf(logger),
     maxBodyBytes: config.maxBodyBytes,
     record(compiled, method, status, seconds) {
       if (compiled) (compiled.tallies[method] ??= metrics.http.of(compiled.route.name, method)).record(status, seconds);

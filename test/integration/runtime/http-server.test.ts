@@ -312,7 +312,8 @@ t.test('every answer writes one access line at info: request id, method, path wi
     const own = createHttpServer({ host: '127.0.0.1', port: 0, maxBodyBytes: 4096 }, { logger: createLogger(level, output), metrics: createMetrics() });
     own.add(routes);
     const port = await own.listen();
-    const answer = await call(`http://127.0.0.1:${port}`, 'GET', '/things/1?secret=abc');
+    // A request id the client chose, with what JSON must escape: the line stays one JSON object.
+    const answer = await call(`http://127.0.0.1:${port}`, 'GET', '/things/1?secret=abc', { headers: { 'x-request-id': 'id "quoted" \\ back' } });
     t.equal(answer.status, 200);
     own.stopAccepting();
     const access = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
@@ -321,7 +322,8 @@ t.test('every answer writes one access line at info: request id, method, path wi
       continue;
     }
     t.equal(access.length, 1, 'one line');
-    t.match(access[0], { level: 30, pid: process.pid, reqId: answer.headers.get('x-request-id'), method: 'GET', path: '/things/1', route: String, status: 200, ms: Number });
+    t.equal(answer.headers.get('x-request-id'), 'id "quoted" \\ back');
+    t.match(access[0], { level: 30, time: Number, pid: process.pid, reqId: 'id "quoted" \\ back', method: 'GET', path: '/things/1', route: String, status: 200, ms: Number });
     t.notOk(
       lines.some((line) => line.includes('secret=abc')),
       'the query is not logged',
