@@ -71,6 +71,36 @@ export function keyChanges(
 
 export const encodeChanges = (message: ChangesMessage): Uint8Array => Buffer.from(JSON.stringify(message));
 
+/**
+ * The message in parts of at most `maxBytes` each, in order: the changes first, then the answers,
+ * so an answer never comes before the change its action made. A group of many changes would
+ * otherwise exceed the bus's limit (NATS refuses a message over its max_payload) and be refused
+ * again at every redelivery. One change larger than the limit is a part of its own.
+ */
+export function encodeChangeChunks(message: ChangesMessage, maxBytes: number): Uint8Array[] {
+  const whole = encodeChanges(message);
+  if (whole.length <= maxBytes) return [whole];
+  const parts: Uint8Array[] = [];
+  const empty = Buffer.byteLength(JSON.stringify({ changes: [], verdicts: [] }));
+  let current: ChangesMessage = { changes: [], verdicts: [] };
+  let size = empty;
+  const add = (item: ProblemChange | ActionVerdict, into: 'changes' | 'verdicts'): void => {
+    // The item and the comma before it.
+    const itemBytes = Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (size + itemBytes > maxBytes && current.changes.length + current.verdicts.length > 0) {
+      parts.push(encodeChanges(current));
+      current = { changes: [], verdicts: [] };
+      size = empty;
+    }
+    (current[into] as Array<ProblemChange | ActionVerdict>).push(item);
+    size += itemBytes;
+  };
+  for (const change of message.changes) add(change, 'changes');
+  for (const verdict of message.verdicts) add(verdict, 'verdicts');
+  if (current.changes.length + current.verdicts.length > 0) parts.push(encodeChanges(current));
+  return parts;
+}
+
 export function decodeChanges(data: Uint8Array): ChangesMessage {
   const parsed = JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as Partial<ChangesMessage>;
   return { changes: parsed.changes ?? [], verdicts: parsed.verdicts ?? [] };

@@ -27,7 +27,7 @@ import { applyToKey, changedSpans, type KeyState, spansToWrite, type TriggerFact
 import { type PackedKeyState, packKeyState, unpackKeyState } from '../../pipelines/problems/key-state-codec.js';
 import { problemKeyOf } from '../../pipelines/problems/partition.js';
 import { type ActionVerdict, actionRow, type ProblemAction, type ProblemActionRow } from '../../pipelines/problems/problem-actions.js';
-import { encodeChanges, keyChanges, type ProblemChange } from '../../pipelines/problems/problem-changes.js';
+import { encodeChangeChunks, keyChanges, type ProblemChange } from '../../pipelines/problems/problem-changes.js';
 import type { ProblemRow } from '../../pipelines/problems/problem-row.js';
 import { DEFAULT_LIMITS, type Hit, type ProblemSpan, problemId, problemsOf, type TimelineLimits } from '../../pipelines/problems/problem-timeline.js';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
@@ -199,6 +199,8 @@ export interface ProblemStage {
 
 export function startProblemStage(ctx: PlatformContext): ProblemStage {
   const { bus, keyed, analytics } = ctx.engines;
+  // Half the bus's limit (unbounded in-process): room for the headers.
+  const changesMessageBytes = bus.maxMessageBytes / 2;
   const { controlPlane, metrics, logger } = ctx;
   const model = controlPlane.model;
   const log = logger.child({ component: 'problem-stage' });
@@ -303,7 +305,11 @@ export function startProblemStage(ctx: PlatformContext): ProblemStage {
     // Before the states: a crash after this publish computes the same message again, which the
     // bus takes as a duplicate; after them, the redelivery would see nothing new to announce.
     if (feed.length > 0 || verdicts.length > 0) {
-      await engineCall('bus', () => bus.publish(PROBLEM_CHANGES_SUBJECT, encodeChanges({ changes: feed, verdicts }), { msgId: changesId(feed, verdicts) }));
+      // In parts under the bus's limit, one after another: a redelivery makes the same parts,
+      // which the bus takes as duplicates by their ids.
+      const id = changesId(feed, verdicts);
+      const parts = encodeChangeChunks({ changes: feed, verdicts }, changesMessageBytes);
+      for (let i = 0; i < parts.length; i++) await engineCall('bus', () => bus.publish(PROBLEM_CHANGES_SUBJECT, parts[i]!, { msgId: i === 0 ? id : `${id}:${i}` }));
     }
     const put = writes.length > 0 ? await engineCall('keyed store', () => keyed.put(writes)) : ({ ok: true } as const);
     if (put.ok) {

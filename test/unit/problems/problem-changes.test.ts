@@ -5,7 +5,7 @@
 
 import t from 'tap';
 import type { ActionVerdict, ProblemAction, ProblemActionKind } from '../../../pipelines/problems/problem-actions.js';
-import { type ChangesMessage, decodeChanges, encodeChanges, keyChanges } from '../../../pipelines/problems/problem-changes.js';
+import { type ChangesMessage, decodeChanges, encodeChangeChunks, encodeChanges, keyChanges } from '../../../pipelines/problems/problem-changes.js';
 import { deletedProblemRow, problemRow, type RowContext } from '../../../pipelines/problems/problem-row.js';
 import { type IncidentRef, type ProblemSpan, problemId } from '../../../pipelines/problems/problem-timeline.js';
 
@@ -119,4 +119,38 @@ t.test('a changes message survives encode then decode, also from a view into a l
   framed.set(encoded, 4);
   t.strictSame(decodeChanges(framed.subarray(4, 4 + encoded.byteLength)), message, 'only the view’s bytes are read');
   t.same(decodeChanges(Buffer.from('{}')), { changes: [], verdicts: [] }, 'missing lists read as empty');
+});
+
+t.test('a changes message over the bus limit is sent in parts under it: in order, changes before answers, nothing lost', async (t) => {
+  const changes = Array.from({ length: 300 }, (_, i) => ({ kind: 'opened' as const, row: rowOf({ ...OPEN, id: problemId(1, i + 1, 'a') }) }));
+  const verdicts: ActionVerdict[] = Array.from({ length: 50 }, (_, i) => ({ actionId: `a${i}`, problemId: P }));
+  const message: ChangesMessage = { changes, verdicts };
+  const whole = encodeChanges(message).byteLength;
+  t.same(encodeChangeChunks(message, whole), [encodeChanges(message)], 'one part when it fits');
+
+  const limit = Math.ceil(whole / 7);
+  const parts = encodeChangeChunks(message, limit);
+  t.ok(parts.length >= 7, `${parts.length} parts of at most ${limit} bytes`);
+  t.ok(
+    parts.every((p) => p.byteLength <= limit),
+    'each under the limit',
+  );
+  const decoded = parts.map(decodeChanges);
+  t.strictSame(
+    decoded.flatMap((d) => d.changes),
+    changes,
+    'the changes in order',
+  );
+  t.strictSame(
+    decoded.flatMap((d) => d.verdicts),
+    verdicts,
+    'the answers in order',
+  );
+  const firstAnswer = decoded.findIndex((d) => d.verdicts.length > 0);
+  t.ok(
+    decoded.slice(firstAnswer + 1).every((d) => d.changes.length === 0),
+    'no change after the first answer',
+  );
+  const one = encodeChangeChunks({ changes: changes.slice(0, 3), verdicts: [] }, 10);
+  t.equal(one.length, 3, 'a change larger than the limit is a part of its own');
 });
