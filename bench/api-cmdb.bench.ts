@@ -23,10 +23,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../test/support/free-port.js';
 import { type Child, startChild, stopAllChildren } from './support/child.js';
 import { BENCH_ADMIN_TOKEN, BENCH_FILTERS, CI_COUNT, type CmdbSeedInfo } from './support/cmdb-dataset.js';
 import { cpuWindow } from './support/cpu-time.js';
+import { startAsNpmStart } from './support/npm-start.js';
 import { fileSystemOf } from './support/problems-api-report.js';
 import { figuresTable, machineDescription, median, type RunFigures, type ScenarioFigures, summarize } from './support/report.js';
 import { runWrk, stopAllWrk, writeRotatingGetWrkScript, writeStaticWrkScript } from './support/wrk.js';
@@ -43,7 +43,6 @@ const FILTER_P50_TARGET_MS = 20;
 const CIS = '/api/public/sm/v2/rsm/config-items';
 const RESULT_FILE = new URL('./results/api-cmdb.md', import.meta.url);
 const DATA_ROOT = process.env['BENCH_DATA_DIR'] || tmpdir();
-const LOG_LEVEL = process.env['LOG_LEVEL'] || 'info';
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 interface Scenario {
@@ -63,19 +62,6 @@ interface Measured extends RunFigures {
 async function request(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
   const response = await fetch(url, init);
   return { status: response.status, text: await response.text() };
-}
-
-async function waitReady(url: string, platform: Child): Promise<void> {
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
-    if (platform.process.exitCode !== null) throw new Error(`the platform exited: ${platform.describe()}`);
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the platform was not ready in 180 s: ${platform.describe()}`);
 }
 
 async function measure(scenario: Scenario): Promise<Measured> {
@@ -121,17 +107,11 @@ async function main(): Promise<void> {
     const seeder = startChild('cmdb-seed', 'bench/support/cmdb-seed.ts', { OPS_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
     const info = JSON.parse((await seeder.output(300_000)).trim()) as CmdbSeedInfo;
 
-    const port = await freePort();
-    const platformChild = startChild(
-      'platform (npm start)',
-      'services/main.ts',
-      { OPS_DATA_DIR: dataDir, OPS_HOST: '127.0.0.1', OPS_PORT: String(port), OPS_ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL },
-      { stdoutFile: join(dataDir, 'platform.log') },
-    );
-    const platform = `http://127.0.0.1:${port}`;
-    await waitReady(platform, platformChild);
+    const running = await startAsNpmStart('platform (npm start)', { dataDir, adminToken: BENCH_ADMIN_TOKEN });
+    const platform = running.url;
+    const platformChild = running.child;
     const auth = { authorization: `Bearer ${info.token}` };
-    log(`platform on port ${port}; seeded in ${info.seedMs} ms; ${info.readableIds.length} CIs readable by ${info.user.name}`);
+    log(`platform at ${platform}; seeded in ${info.seedMs} ms; ${info.readableIds.length} CIs readable by ${info.user.name}`);
 
     // Probes: the rights are enforced for this user, and the sample answer for the baseline.
     const owned = await request(`${platform}${CIS}/2`, { headers: auth });
@@ -190,7 +170,7 @@ async function main(): Promise<void> {
       }
     }
     await platformChild.stop(30_000);
-    writeResult({ info, runs, scenarios, filterProbe, loadAtStart, started, fileSystem });
+    writeResult({ info, runs, scenarios, filterProbe, loadAtStart, started, fileSystem, logLevel: running.logLevel });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(scripts, { recursive: true, force: true });
@@ -209,6 +189,7 @@ function writeResult(input: {
   loadAtStart: number[];
   started: number;
   fileSystem: string;
+  logLevel: string;
 }): void {
   const { info, runs, scenarios, filterProbe } = input;
   const rows: ScenarioFigures[] = scenarios.map((s) => summarize(s.name, s.connections, runs.get(s.name)!));
@@ -250,7 +231,7 @@ function writeResult(input: {
     "- req/s: wrk's answers over its measured duration; p50 / p99: wrk's latency percentiles; bytes/answer include the headers.",
     `- platform: started as \`npm start\` runs it (services/main.ts, package.json's Node flags), all parts in one process on`,
     `  its embedded engines (chDB, in-process bus, LMDB), data on disk (${input.fileSystem}) in a new directory under ${DATA_ROOT},`,
-    `  LOG_LEVEL=${LOG_LEVEL} (a log line per request at info), its log written to a file there.`,
+    `  LOG_LEVEL=${input.logLevel} (a log line per request at info), its log written to a file there.`,
     `- requests as \`${info.user.name}\`, a NON-ADMIN user (no platform right) in workgroup Operations only, so`,
     '  every request computes CI rights (admins skip that); the baseline checks nothing.',
     `- CMDB: ${CI_COUNT.toLocaleString('en-US')} CIs in ${(CI_COUNT / 10).toLocaleString('en-US')} trees of 10 (root + 9 children), seeded in ${info.seedMs} ms by`,
