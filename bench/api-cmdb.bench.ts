@@ -20,7 +20,7 @@
  *
  * Environment: BENCH_RUNS (3), LOG_LEVEL for the platform (default `info`), BENCH_DATA_DIR, WRK.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, startChild, stopAllChildren } from './support/child.js';
@@ -28,7 +28,7 @@ import { BENCH_ADMIN_TOKEN, BENCH_FILTERS, CI_COUNT, type CmdbSeedInfo } from '.
 import { cpuWindow } from './support/cpu-time.js';
 import { startAsNpmStart } from './support/npm-start.js';
 import { fileSystemOf } from './support/problems-api-report.js';
-import { figuresTable, machineDescription, median, type RunFigures, type ScenarioFigures, summarize } from './support/report.js';
+import { figuresTable, machineDescription, median, type RunFigures, type ScenarioFigures, summarize, writeResultFile } from './support/report.js';
 import { runWrk, stopAllWrk, writeRotatingGetWrkScript, writeStaticWrkScript } from './support/wrk.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
@@ -254,7 +254,7 @@ function writeResult(input: {
   ];
   const text = lines.join('\n');
   process.stdout.write(text);
-  writeFileSync(RESULT_FILE, text);
+  writeResultFile(RESULT_FILE, text);
   log(`written to ${RESULT_FILE.pathname}`);
 }
 

@@ -8,12 +8,11 @@
  * on every CI (an ancestor walk each). Medians over repeated runs in this process; both must
  * agree on every CI. Results: bench/results/ci-rights.md. Asserts nothing.
  */
-import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { CmdbSlice } from '../services/control-plane/cmdb/cmdb.slice.js';
 import { levelOn, levelsOnAll, type Subject } from '../services/control-plane/rights/ci-rights.js';
 import { CI_COUNT, type DatasetContext, seedChanges } from './support/cmdb-dataset.js';
-import { machineDescription, median } from './support/report.js';
+import { machineDescription, median, writeResultFile } from './support/report.js';
 
 const RUNS = 15;
 const loadAtStart = loadavg();
@@ -62,5 +61,5 @@ const text = [
   ...machineDescription(loadAtStart),
   '',
 ].join('\n');
-writeFileSync(new URL('./results/ci-rights.md', import.meta.url), text);
+writeResultFile(new URL('./results/ci-rights.md', import.meta.url), text);
 process.stdout.write(text);

@@ -42,7 +42,7 @@
  * LOG_LEVEL (warn), CHROMIUM_PATH. Writes bench/results/console.md. A benchmark asserts nothing:
  * it reports the targets (< 1.5 s, < 300 ms, ≤ 250 KB gzip, 1 KB = 1 000 bytes) met or not.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ import { fileSystemOf } from './support/problems-api-report.js';
 import type { SeedInfo, SeedSpec } from './support/problems-api-seed.js';
 import { runPart2 } from './support/console-part2.js';
 import { PART2_HEADING, part2Section } from './support/console-part2-report.js';
-import { machineDescription, median } from './support/report.js';
+import { machineDescription, median, writeResultFile } from './support/report.js';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 /** Which parts run: `1,2` (both, the default); with part 1 left out, its section is kept from the last result. */
@@ -372,7 +372,7 @@ async function main(): Promise<void> {
     const fs = fileSystemOf(DATA_ROOT);
     const where = fs === 'tmpfs' ? `data on tmpfs (BENCH_DATA_DIR=${DATA_ROOT})` : `data on disk (${fs}) under ${DATA_ROOT}`;
     const text = part2 ? `${part1}\n${part2Section(part2, { where, loadAtStart, chromium, wallSeconds: (performance.now() - started) / 1000 })}` : part1;
-    writeFileSync(RESULT_FILE, text);
+    writeResultFile(RESULT_FILE, text);
     process.stdout.write(text);
     log(`written to ${RESULT_FILE.pathname}`);
   } finally {

@@ -11,7 +11,7 @@
  *
  * Writes bench/results/event-bytes.md with the machine's description.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allPartNames } from '../services/parts.js';
@@ -19,7 +19,7 @@ import { startPlatform } from '../services/platform.js';
 import { RECORDS_STREAM } from '../services/runtime/bus-streams.js';
 import { loadConfig } from '../services/runtime/config.js';
 import { createLogger } from '../services/runtime/logger.js';
-import { machineDescription } from './support/report.js';
+import { machineDescription, writeResultFile } from './support/report.js';
 
 const RECORDS = Number(process.env['RECORDS'] ?? 1_000_000);
 const PER_REQUEST = 5000;
@@ -151,7 +151,7 @@ try {
     '',
   ];
   const text = lines.join('\n');
-  writeFileSync(new URL('./results/event-bytes.md', import.meta.url), text);
+  writeResultFile(new URL('./results/event-bytes.md', import.meta.url), text);
   process.stdout.write(text);
 } finally {
   await platform.stop('bench done');

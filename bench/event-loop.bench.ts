@@ -9,14 +9,14 @@
  *
  *   node --import tsx bench/event-loop.bench.ts
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/support/free-port.js';
 import { percentile, whileProbed } from '../test/support/healthz-probe.js';
 import { HostileInputs, type Installed, REDOS_RECORD } from '../test/support/hostile-inputs.js';
 import { runEntry } from '../test/support/process.js';
-import { machineDescription } from './support/report.js';
+import { machineDescription, writeResultFile } from './support/report.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
 const IDLE_MS = 1000;
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     ...machineDescription(loadAtStart),
     '',
   ].join('\n');
-  writeFileSync(new URL('./results/event-loop.md', import.meta.url), text);
+  writeResultFile(new URL('./results/event-loop.md', import.meta.url), text);
   console.log(text);
 }
 

@@ -25,7 +25,7 @@
  * machine the disk, as users run it); BENCH_DATA_DIR=/dev/shm measures on tmpfs. The results name
  * the file system used.
  */
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningService, startNats } from '../test/support/services.js';
@@ -33,7 +33,7 @@ import { startChild, stopAllChildren } from './support/child.js';
 import type { StreamRows } from './support/count-events.js';
 import { startAsNpmStart } from './support/npm-start.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
-import { machineDescription, median } from './support/report.js';
+import { machineDescription, median, writeResultFile } from './support/report.js';
 import { runWrk, stopAllWrk, writeStaticWrkScript } from './support/wrk.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
@@ -274,7 +274,7 @@ async function main(): Promise<void> {
     `- platform and nats-server data directories under ${DATA_ROOT} (${dataFileSystem()})`,
     '',
   ].join('\n');
-  writeFileSync(new URL('./results/ingest.md', import.meta.url), text);
+  writeResultFile(new URL('./results/ingest.md', import.meta.url), text);
   process.stdout.write(text);
 }
 

@@ -9,12 +9,12 @@
  * 100 000 telemetry records of about 150 bytes (15 MB). Medians over BENCH_ROUNDS rounds (3).
  * Results: bench/results/large-body.md. Benchmarks assert nothing.
  */
-import { mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { lines, startChild, stopAllChildren } from './support/child.js';
-import { machineDescription, median } from './support/report.js';
+import { machineDescription, median, writeResultFile } from './support/report.js';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const PROBE_EVERY_MS = 20;
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
     `- data directory under ${DATA_ROOT} (${FS[statfsSync(DATA_ROOT).type] ?? 'other'})`,
     '',
   ].join('\n');
-  writeFileSync(new URL('./results/large-body.md', import.meta.url), text);
+  writeResultFile(new URL('./results/large-body.md', import.meta.url), text);
   process.stdout.write(text);
 }
 

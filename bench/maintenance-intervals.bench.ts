@@ -15,7 +15,6 @@
  * table and writes it, with the machine, to bench/results/maintenance-intervals.md. A benchmark
  * asserts nothing: it reports whether the target holds.
  */
-import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { compileRecurrence } from '../pipelines/maintenance/recurrence.js';
 import type { MaintenanceRecord, RecurrenceRecord, ScopeEntryRecord } from '../services/control-plane/maintenance/maintenance.types.js';
@@ -23,7 +22,7 @@ import { type Interval, maintenanceIntervals, mergeIntervals, recurringOf } from
 import type { PlatformModel } from '../services/control-plane/slices.js';
 import { seededRandom as random } from '../test/support/random.js';
 import { buildModel, H, T0 } from '../test/unit/maintenance/model-fixture.js';
-import { machineDescription } from './support/report.js';
+import { machineDescription, writeResultFile } from './support/report.js';
 
 const CI_COUNT = 20_000;
 const ROOTS = 20;
@@ -194,7 +193,7 @@ const index = rows.slice(2);
 const verdict = index.every((r) => r.p99Us < TARGET_MS * 1000) ? 'holds' : 'does NOT hold';
 
 process.stdout.write(`${table}\n\nanswers of index and baseline agree: ${same ? 'yes' : 'NO'}; target (< ${TARGET_MS} ms per call, p99) ${verdict}\n`);
-writeFileSync(
+writeResultFile(
   RESULT_FILE,
   [
     '# Maintenance intervals: one CI over 30 days, 10 000 modes, 30 % of them recurring',

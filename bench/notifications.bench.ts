@@ -33,7 +33,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
@@ -44,7 +44,7 @@ import { CHECKS, type PlanSpec, transitionsOf, WARM_CHECK } from './support/noti
 import type { ReceiverReport, ReceiverSpec, ReceiverStatus } from './support/notify-receiver.js';
 import { type CpuShares, figuresOf, markdown, type Mode, type RunFigures, type TimelinePoint } from './support/notify-report.js';
 import { threadWindow } from './support/notify-threads.js';
-import { machineDescription } from './support/report.js';
+import { machineDescription, writeResultFile } from './support/report.js';
 
 const quick = process.argv.includes('--quick');
 const RUNS = Number(process.env['BENCH_RUNS'] ?? (quick ? 1 : 3));
@@ -486,7 +486,7 @@ async function main(): Promise<void> {
       ...(PROFILE ? { profile: profiles } : {}),
     },
   );
-  writeFileSync(new URL('./results/notifications.md', import.meta.url), text);
+  writeResultFile(new URL('./results/notifications.md', import.meta.url), text);
   process.stdout.write(text);
 }
 

@@ -30,7 +30,7 @@
  * platform during the timed runs and report where its CPU went; the figures then include the
  * profiler's cost).
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
@@ -40,6 +40,7 @@ import type { BaselineCommand, BaselineFigures } from './support/problems-api-ba
 import { BENCH_ADMIN_TOKEN, CI_COUNT } from './support/problems-api-dataset.js';
 import type { HttpLoadResult, HttpLoadSpec } from './support/problems-api-load.js';
 import { type Figures, fileSystemOf, type ReportInput, type RowResult, reportText } from './support/problems-api-report.js';
+import { writeResultFile } from './support/report.js';
 import { embeddedRows, type Row } from './support/problems-api-scenarios.js';
 import type { SeedInfo, SeedSpec } from './support/problems-api-seed.js';
 import { runSseScenario, type SseResult } from './support/problems-sse.js';
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
     let sse: SseResult | undefined;
     if (SCENARIOS.has('sse')) sse = await runSseScenario({ ...SSE, dataRoot: SETTINGS.dataRoot, log });
     const text = reportText({ rows, sse, sseOptions: SSE, seed, notes, profile, settings: SETTINGS, loadAtStart, wallSeconds: (performance.now() - started) / 1000 });
-    writeFileSync(RESULT_FILE, text);
+    writeResultFile(RESULT_FILE, text);
     process.stdout.write(text);
     log(`written to ${RESULT_FILE.pathname}`);
   } finally {

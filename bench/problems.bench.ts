@@ -29,14 +29,14 @@
  * machine the disk, not tmpfs); the results name the file system. Results: bench/results/problems.md.
  * Benchmarks assert nothing.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../test/support/free-port.js';
 import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
 import { type DistributedServers, startDistributedServers } from './support/distributed-servers.js';
-import { machineDescription, median } from './support/report.js';
+import { machineDescription, median, writeResultFile } from './support/report.js';
 import { runWrk, stopAllWrk, type WrkResult, writeWrkScript } from './support/wrk.js';
 
 const quick = process.argv.includes('--quick');
@@ -448,7 +448,7 @@ function report(loadAtStart: number[]): void {
     `- data directories (platform, nats-server, ClickHouse HTTP) under ${DATA_ROOT} (${dataFileSystem()}); redis-server without persistence`,
     '',
   ].join('\n');
-  writeFileSync(new URL('./results/problems.md', import.meta.url), text);
+  writeResultFile(new URL('./results/problems.md', import.meta.url), text);
   process.stdout.write(text);
 }
 

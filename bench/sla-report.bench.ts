@@ -25,7 +25,7 @@
  *   last byte. Target (#8): xlsx under 3 s.
  * Writes bench/results/sla-report.md. A benchmark asserts nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -36,7 +36,7 @@ import { type Platform, startPlatform } from '../services/platform.js';
 import { loadConfig } from '../services/runtime/config.js';
 import { createLogger } from '../services/runtime/logger.js';
 import { seededRandom as random } from '../test/support/random.js';
-import { machineDescription, median } from './support/report.js';
+import { machineDescription, median, writeResultFile } from './support/report.js';
 
 const SCALES: Record<string, { cis: number; perCi: number; okTargetS: number }> = {
   '1x': { cis: 10_000, perCi: 100, okTargetS: 1.5 },
@@ -337,5 +337,5 @@ const text = [
   ...machineDescription(load),
   '',
 ].join('\n');
-writeFileSync(RESULT_FILE, text);
+writeResultFile(RESULT_FILE, text);
 console.log(`\n${text}`);

@@ -1,5 +1,6 @@
 /** Benchmark figures: medians over runs, the aligned Markdown table, the machine description. */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, type as osType, release, totalmem } from 'node:os';
 
 export interface RunFigures {
@@ -72,6 +73,17 @@ function codeDescription(): string {
   } catch {
     return 'not a git checkout';
   }
+}
+
+/**
+ * Writes a result file with the code it describes named under its title (its first line): a
+ * result is read against the commit that made it.
+ */
+export function writeResultFile(file: URL, text: string): void {
+  const newline = text.indexOf('\n');
+  const head = newline < 0 ? text : text.slice(0, newline);
+  const rest = newline < 0 ? '' : text.slice(newline);
+  writeFileSync(file, `${head}\n\nCode: ${codeDescription()}; measured ${new Date().toISOString()}.\n${rest}`);
 }
 
 export function machineDescription(loadAtStart: number[]): string[] {
