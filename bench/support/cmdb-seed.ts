@@ -15,6 +15,7 @@ import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
 import { detachStdin } from '../../services/runtime/stdin.js';
+import { adminApi } from './admin-api.js';
 import { BENCH_ADMIN_TOKEN, CI_COUNT, type CmdbSeedInfo, type DatasetContext, readableByOps, seedChanges } from './cmdb-dataset.js';
 
 const SEED_CHUNK = 10_000;
@@ -31,17 +32,7 @@ const logger = createLogger(config.logLevel, pino.destination(2));
 
 try {
   const platform = await startPlatform(config, allPartNames, { logger });
-  const base = `http://127.0.0.1:${platform.port}`;
-  const admin = async (method: string, path: string, json?: unknown): Promise<any> => {
-    const response = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-    return JSON.parse(text);
-  };
+  const admin = adminApi(`http://127.0.0.1:${platform.port}`, BENCH_ADMIN_TOKEN);
 
   const me = await admin('GET', '/api/admin/v1/me');
   const ops = await admin('POST', '/api/admin/v1/work-groups', { name: 'Operations' });

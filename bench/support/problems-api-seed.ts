@@ -16,6 +16,7 @@
  * 100 000 CIs with one of 5 000 children, for the console benchmark). Prints one JSON line
  * (SeedInfo) on stdout and exits. Logs go to stderr; stdin is detached (chDB would read it).
  */
+import { adminApi } from './admin-api.js';
 import { pino } from 'pino';
 import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
@@ -56,16 +57,7 @@ const platform = await startPlatform(config, ['api'], { logger: createLogger(con
 const { analytics } = platform.engines;
 const seconds = (since: number): number => Math.round((performance.now() - since) / 100) / 10;
 
-async function admin(method: string, path: string, json?: unknown): Promise<any> {
-  const response = await fetch(`http://127.0.0.1:${platform.port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
-}
+const admin = adminApi(`http://127.0.0.1:${platform.port}`, BENCH_ADMIN_TOKEN);
 
 /**
  * Inserts the NDJSON blocks one after the other, making the next block while the engine takes

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createLiveSla, type LiveSla } from '../../../services/api/sla/live-sla.js';
-import type { CiRecord } from '../../../services/control-plane/cmdb/cmdb.types.js';
 import { createControlModel } from '../../../services/control-plane/slices.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
 import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
@@ -17,29 +16,10 @@ import { runMigrations } from '../../../services/runtime/adapters/analytics/migr
 import { AppError } from '../../../services/runtime/errors.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
+import { ciRecord } from '../../unit/maintenance/model-fixture.js';
 
 const H = 3_600_000;
 const D = 24 * H;
-
-const ciRecord = (id: number): CiRecord => ({
-  id,
-  name: `ci-${id}`,
-  description: '',
-  parentId: null,
-  ownerWorkGroupId: 1,
-  typeId: 1,
-  labels: null,
-  cmdbSystemId: -1,
-  cmdbLinks: [],
-  grants: [],
-  influentialIds: [],
-  createdAt: '',
-  createdBy: 1,
-  createdByName: '',
-  updatedAt: '',
-  updatedBy: 1,
-  updatedByName: '',
-});
 
 t.test('503 sla_live.loading until the first read of the problems is done, then the figures of the problems it read', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ops-live-sla-'));
@@ -72,7 +52,7 @@ t.test('503 sla_live.loading until the first read of the problems is done, then 
   // the problems themselves can find it, not the reads of the changes that follow.
   await store.command('TRUNCATE TABLE problem_changes');
   const model = createControlModel();
-  for (const id of [1, 2]) model.slices.cmdb.apply(`ci:${id}`, 'ci', ciRecord(id));
+  for (const id of [1, 2]) model.slices.cmdb.apply(`ci:${id}`, 'ci', ciRecord(id, null));
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const held: AnalyticsStore = { ...store, query: async (sql, params) => (await gate, store.query(sql, params)) };
