@@ -83,7 +83,7 @@ export function writeResultFile(file: URL, text: string): void {
   const newline = text.indexOf('\n');
   const head = newline < 0 ? text : text.slice(0, newline);
   const rest = newline < 0 ? '' : text.slice(newline);
-  writeFileSync(file, `${head}\n\nCode: ${codeDescription()}; measured ${new Date().toISOString()}.\n${rest}`);
+  writeFileSync(file, `${head}\n\nCode: ${codeDescription()}; measured ${new Date().toISOString()}.${rest}`);
 }
 
 export function machineDescription(loadAtStart: number[]): string[] {
