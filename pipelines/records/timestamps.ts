@@ -17,7 +17,8 @@ const daysIn = (year: number, month: number): number => (month === 2 && isLeap(y
 /** What is wrong with a date-time, if anything (see dateTimeFault). */
 type Fault = 'ok' | 'malformed' | 'no-such-day' | 'no-such-time' | 'out-of-range';
 
-function faultOf(value: unknown): Fault {
+/** The instant a date-time stands for, or what is wrong with it: one pass, one Date.parse. */
+function instantOf(value: unknown): number | Exclude<Fault, 'ok'> {
   if (typeof value !== 'string') return 'malformed';
   const m = ISO.exec(value);
   if (!m) return 'malformed';
@@ -28,7 +29,12 @@ function faultOf(value: unknown): Fault {
   if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return 'no-such-time';
   if (m[7] !== undefined && (Number(m[7]) > 23 || Number(m[8]) > 59)) return 'no-such-time';
   const ms = Date.parse(value);
-  return ms >= FIRST_MS && ms < END_MS ? 'ok' : 'out-of-range';
+  return ms >= FIRST_MS && ms < END_MS ? ms : 'out-of-range';
+}
+
+function faultOf(value: unknown): Fault {
+  const instant = instantOf(value);
+  return typeof instant === 'number' ? 'ok' : instant;
 }
 
 /**
@@ -73,22 +79,45 @@ export type TimestampFormat = 'iso8601' | 'epoch-ms' | 'epoch-s';
 
 /** Milliseconds since the epoch, or undefined when `value` is not a date in `format`. */
 export function parseTimestamp(value: unknown, format: TimestampFormat = 'iso8601'): number | undefined {
-  if (format === 'iso8601') return isIsoDateTime(value) ? Date.parse(value) : undefined;
+  if (format === 'iso8601') {
+    const instant = instantOf(value);
+    return typeof instant === 'number' ? instant : undefined;
+  }
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   if (!Number.isFinite(n)) return undefined;
   const ms = format === 'epoch-s' ? n * 1000 : n;
   return ms >= 0 && ms < END_MS ? Math.round(ms) : undefined;
 }
 
+const DAY_MS = 86_400_000;
 let lastMs = Number.NaN;
 let lastText = '';
+let dayStart = Number.NaN;
+let dayText = '';
+const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number): string => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
-/** `YYYY-MM-DD hh:mm:ss.mmm` in UTC. */
-export function clickhouseDateTime(ms: number): string {
+/**
+ * `YYYY-MM-DD hh:mm:ss.mmm` in UTC. Runs for every record stored (its date and its receipt) and
+ * every trigger hit: the day's text is made once per day, the time of day by arithmetic.
+ */
+export function clickhouseDateTime(instant: number): string {
   // The records of a request, and of requests in the same millisecond, share their receipt date.
-  if (ms === lastMs) return lastText;
-  const iso = new Date(ms).toISOString();
-  lastMs = ms;
-  lastText = `${iso.slice(0, 10)} ${iso.slice(11, 23)}`;
+  if (instant === lastMs) return lastText;
+  // Whole milliseconds, as Date would take them.
+  const ms = Math.floor(instant);
+  const day = Math.floor(ms / DAY_MS) * DAY_MS;
+  if (day !== dayStart) {
+    dayStart = day;
+    dayText = new Date(day).toISOString().slice(0, 11).replace('T', ' ');
+  }
+  let rest = ms - day;
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  lastMs = instant;
+  lastText = `${dayText}${two(hours)}:${two(minutes)}:${two(seconds)}.${three(rest - seconds * 1000)}`;
   return lastText;
 }
