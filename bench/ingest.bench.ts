@@ -25,13 +25,14 @@
  * machine the disk, as users run it); BENCH_DATA_DIR=/dev/shm measures on tmpfs. The results name
  * the file system used.
  */
-import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningService, startNats } from '../test/support/services.js';
 import { startChild, stopAllChildren } from './support/child.js';
 import type { StreamRows } from './support/count-events.js';
 import { startAsNpmStart } from './support/npm-start.js';
+import { fileSystemOf } from './support/problems-api-report.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { machineDescription, median, writeResultFile } from './support/report.js';
 import { runWrk, stopAllWrk, writeStaticWrkScript } from './support/wrk.js';
@@ -71,11 +72,6 @@ const SCRIPT_DIR = mkdtempSync(join(tmpdir(), 'ops-bench-wrk-'));
 const SCRIPTS: Record<Scenario, string> = { single: join(SCRIPT_DIR, 'single.lua'), ndjson: join(SCRIPT_DIR, 'ndjson.lua') };
 writeStaticWrkScript(SCRIPTS.single, { contentType: 'application/json', body: singleBody });
 writeStaticWrkScript(SCRIPTS.ndjson, { contentType: 'application/x-ndjson', body: ndjsonBody });
-const FS_TYPES: Record<number, string> = { 16914836: 'tmpfs', 61267: 'ext2/3/4', 1481003842: 'xfs', 2435016766: 'btrfs' };
-const dataFileSystem = (): string => {
-  const type = statfsSync(DATA_ROOT).type;
-  return FS_TYPES[type] ?? `file system type 0x${type.toString(16)}`;
-};
 interface Check {
   round: number;
   mode: Mode;
@@ -271,7 +267,7 @@ async function main(): Promise<void> {
     '',
     '## Machine',
     ...machineDescription(loadAtStart),
-    `- platform and nats-server data directories under ${DATA_ROOT} (${dataFileSystem()})`,
+    `- platform and nats-server data directories under ${DATA_ROOT} (${fileSystemOf(DATA_ROOT)})`,
     '',
   ].join('\n');
   writeResultFile(new URL('./results/ingest.md', import.meta.url), text);
