@@ -413,4 +413,42 @@ export function busContract(t: Test, name: string, open: OpenBus, stream: Partia
     t.equal(k2?.msgId, 'k2', 'the message id travels with the message');
     t.equal(k2?.subject, f.subject('keep.2'), 'and so does its subject');
   });
+
+  t.test(`${name}: durables filtered on one subject each (partitions) get their own messages, in publish order, before and after they start`, async (t) => {
+    const f = await busFixture(t, open, { ...stream, retention: 'limits' });
+    const partitions = 8;
+    const partitionOf = (i: number): number => (i * 5 + (i >> 3)) % partitions;
+    const expected = new Map<number, string[]>();
+    const publishRange = (from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const p = partitionOf(i);
+        expected.set(p, [...(expected.get(p) ?? []), `m${i}`]);
+        void f.publish(`m${i}`, `m${i}`, f.subject(`part.${p}`));
+      }
+    };
+    publishRange(0, 400);
+    const rec = new Recorder();
+    const held: Array<{ ack(): void }> = [];
+    for (let p = 0; p < partitions; p++) {
+      const durable = `part-${p}`;
+      f.bus.consume(f.consumer({ durable, filterSubject: f.subject(`part.${p}`), maxBatch: 7 }), async (batch) => {
+        for (const m of batch) {
+          rec.record(durable, m);
+          // Partition 3 keeps what it gets: it stays pending, and the others go on.
+          if (p === 3) held.push(m);
+          else m.ack();
+        }
+      });
+    }
+    f.bus.consume(f.consumer({ durable: 'every', filterSubject: f.subject('part.*') }), ackAll(rec, 'every'));
+    await rec.until('the first 400, each once per partition and once for "every"', () => rec.texts('every').length === 400 && rec.seen.length === 800);
+    publishRange(400, 480);
+    await rec.until('all 480', () => rec.texts('every').length === 480 && rec.seen.length === 960);
+    for (let p = 0; p < partitions; p++) t.same(rec.texts(`part-${p}`), expected.get(p), `partition ${p}: its messages only, in publish order`);
+    const pendingOf = async (durable: string): Promise<number | undefined> => (await f.bus.stats()).consumers.find((c) => c.stream === f.stream && c.consumer === durable)?.pending;
+    t.equal(await pendingOf('part-3'), expected.get(3)!.length, 'the partition holding its messages has them all pending');
+    t.equal(await pendingOf('part-4'), 0, 'a partition that acked has none');
+    for (const m of held) m.ack();
+    await eventually('none pending once acked', async () => (await pendingOf('part-3')) === 0);
+  });
 }

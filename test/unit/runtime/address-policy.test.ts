@@ -163,3 +163,13 @@ t.test('parseAllowNetworks reads CIDRs and single addresses, and names what is w
   ];
   for (const [text, message] of bad) t.throws(() => parseAllowNetworks(text), message, text);
 });
+
+t.test('a verdict asked again is the same, and each policy keeps its own (verdicts are remembered per policy)', async (t) => {
+  const open = createAddressPolicy(parseAllowNetworks('127.0.0.1/32'));
+  for (let i = 0; i < 3; i++) {
+    t.match(checkAddress('127.0.0.1', none), { allowed: false, rule: 'loopback' }, `refused without networks (ask ${i + 1})`);
+    t.match(checkAddress('127.0.0.1', open), { allowed: true, listed: true }, `allowed where listed (ask ${i + 1})`);
+  }
+  for (let i = 0; i < 1100; i++) checkAddress(`203.0.${i >> 8}.${i & 255}`, none);
+  t.match(checkAddress('127.0.0.1', none), { allowed: false, rule: 'loopback' }, 'still refused after more addresses than are remembered');
+});

@@ -20,6 +20,10 @@ export interface StoredMessage {
 export interface DurableHost {
   readonly lastSeq: number;
   message(seq: number): StoredMessage | undefined;
+  /** The first seq at or after `from` still stored with this subject. */
+  nextOf(subject: string, from: number): number | undefined;
+  /** The messages still stored with this subject at or after `from`. */
+  countFrom(subject: string, from: number): number;
   settled(seq: number): void;
   dropped(seq: number, durable: string): void;
   redelivered(): void;
@@ -51,11 +55,18 @@ interface Outstanding {
   timer: NodeJS.Timeout | undefined;
 }
 
+const literalOf = (spec: ConsumerSpec): string | undefined => {
+  const filter = spec.filterSubject;
+  return filter !== undefined && !filter.split('.').some((token) => token === '*' || token === '>') ? filter : undefined;
+};
+
 /** Subjects whose match a durable remembers, at most. */
 const MATCHES_KEPT = 4096;
 
 export class MemoryDurable {
   private spec: ConsumerSpec;
+  /** The filter when it names one subject (no wildcard): its messages are found by the stream's index. */
+  private literal: string | undefined;
   private nextSeq = 1;
   private tokens = 0;
   private closed = false;
@@ -72,11 +83,13 @@ export class MemoryDurable {
     private readonly host: DurableHost,
   ) {
     this.spec = spec;
+    this.literal = literalOf(spec);
   }
 
   /** A later consume() with other settings updates the durable, as a consumer update would. */
   configure(spec: ConsumerSpec): void {
     this.spec = spec;
+    this.literal = literalOf(spec);
     this.matched.clear();
   }
 
@@ -102,6 +115,7 @@ export class MemoryDurable {
   pending(): number {
     let count = 0;
     for (const seq of this.outstanding.keys()) if (this.host.message(seq)) count++;
+    if (this.literal !== undefined) return count + this.host.countFrom(this.literal, this.nextSeq);
     for (let seq = this.nextSeq; seq <= this.host.lastSeq; seq++) {
       const m = this.host.message(seq);
       if (m && this.matches(m.subject)) count++;
@@ -176,6 +190,11 @@ export class MemoryDurable {
       const seq = this.ready.shift()!;
       if (this.host.message(seq)) return seq;
       this.outstanding.delete(seq);
+    }
+    if (this.literal !== undefined) {
+      const seq = this.host.nextOf(this.literal, this.nextSeq);
+      this.nextSeq = seq === undefined ? this.host.lastSeq + 1 : seq + 1;
+      return seq;
     }
     while (this.nextSeq <= this.host.lastSeq) {
       const seq = this.nextSeq++;

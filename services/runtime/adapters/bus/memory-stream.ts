@@ -9,6 +9,9 @@ import { BusUnavailableError, type ConsumerSpec, type StreamSpec } from './bus.p
 import { type DurableHost, MemoryDurable, type StoredMessage } from './memory-durable.js';
 import type { MemoryBusLog } from './memory-log.js';
 
+/** Subjects whose durables a stream remembers, at most. */
+const SUBJECTS_KEPT = 4096;
+
 export interface StreamEntry extends StoredMessage {
   readonly storedAt: number;
   /** Resolves on the first ack/term, rejects when dropped or when the bus closes. */
@@ -30,6 +33,14 @@ export class MemoryStream implements DurableHost {
   /** Insertion order is store order, so the expired ids are always at the front. */
   private readonly ids = new Map<string, StreamEntry>();
   readonly durables = new Map<string, MemoryDurable>();
+  /**
+   * The seqs of each subject, ascending, from `head` on: a durable filtered on one subject reads
+   * only its own. With a durable per partition (the dispatcher's 128), each walked the whole
+   * stream, and each settled message asked every durable whether it was done with it.
+   */
+  private readonly bySubject = new Map<string, { seqs: number[]; head: number }>();
+  /** The durables whose filter takes each subject, as found already (cleared when durables change). */
+  private readonly durablesBySubject = new Map<string, MemoryDurable[]>();
 
   /** Publishers waiting for the backlog to fall under spec.paceBytes. */
   private roomWaiters: Array<() => void> = [];
@@ -63,7 +74,41 @@ export class MemoryStream implements DurableHost {
     return this.messages.get(seq);
   }
 
+  /** The first seq at or after `from` still stored with this subject. */
+  nextOf(subject: string, from: number): number | undefined {
+    const list = this.bySubject.get(subject);
+    if (!list) return undefined;
+    const { seqs } = list;
+    let lo = list.head;
+    let hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (seqs[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (; lo < seqs.length; lo++) if (this.messages.has(seqs[lo]!)) return seqs[lo];
+    return undefined;
+  }
+
+  /** The messages still stored with this subject at or after `from`. */
+  countFrom(subject: string, from: number): number {
+    let count = 0;
+    for (let seq = this.nextOf(subject, from); seq !== undefined; seq = this.nextOf(subject, seq + 1)) count++;
+    return count;
+  }
+
+  private durablesFor(subject: string): MemoryDurable[] {
+    let found = this.durablesBySubject.get(subject);
+    if (!found) {
+      if (this.durablesBySubject.size >= SUBJECTS_KEPT) this.durablesBySubject.clear();
+      found = [...this.durables.values()].filter((d) => d.matches(subject));
+      this.durablesBySubject.set(subject, found);
+    }
+    return found;
+  }
+
   durable(spec: ConsumerSpec): MemoryDurable {
+    this.durablesBySubject.clear();
     let d = this.durables.get(spec.durable);
     if (d) d.configure(spec);
     else {
@@ -141,7 +186,9 @@ export class MemoryStream implements DurableHost {
     this.lastSeq += messages.length;
     // All are stored before any durable looks: one that looked between would pass over the rest.
     const entries = messages.map((m) => this.add({ ...m, deliveredBefore: false }, false));
-    for (const d of this.durables.values()) d.dispatch();
+    const subjects = new Set(messages.map((m) => m.subject));
+    const durables = subjects.size === 1 ? this.durablesFor(messages[0]!.subject) : new Set([...subjects].flatMap((subject) => this.durablesFor(subject)));
+    for (const d of durables) d.dispatch();
     return entries;
   }
 
@@ -163,6 +210,9 @@ export class MemoryStream implements DurableHost {
       },
     };
     this.messages.set(entry.seq, entry);
+    let list = this.bySubject.get(entry.subject);
+    if (!list) this.bySubject.set(entry.subject, (list = { seqs: [], head: 0 }));
+    list.seqs.push(entry.seq);
     this.bytes += entry.data.byteLength;
     if (entry.msgId !== undefined) this.ids.set(entry.msgId, entry);
     if (dispatch) for (const d of this.durables.values()) d.dispatch();
@@ -214,11 +264,24 @@ export class MemoryStream implements DurableHost {
   }
 
   private collect(entry: StreamEntry): void {
-    const gone = this.spec.retention === 'workqueue' || (this.durables.size > 0 && [...this.durables.values()].every((d) => d.passed(entry.seq, entry.subject)));
+    const gone = this.spec.retention === 'workqueue' || (this.durables.size > 0 && this.durablesFor(entry.subject).every((d) => d.passed(entry.seq, entry.subject)));
     if (!gone) return;
     this.messages.delete(entry.seq);
+    this.unindex(entry.subject);
     this.bytes -= entry.data.byteLength;
     this.log?.remove(this.name, entry.seq);
     this.wakeRoomWaiters();
+  }
+
+  /** Drops the subject's seqs of messages gone from its front (a subject left with none goes). */
+  private unindex(subject: string): void {
+    const list = this.bySubject.get(subject);
+    if (!list) return;
+    while (list.head < list.seqs.length && !this.messages.has(list.seqs[list.head]!)) list.head++;
+    if (list.head === list.seqs.length) this.bySubject.delete(subject);
+    else if (list.head >= 1024 && list.head * 2 >= list.seqs.length) {
+      list.seqs = list.seqs.slice(list.head);
+      list.head = 0;
+    }
   }
 }
