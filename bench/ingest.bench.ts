@@ -28,6 +28,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RECORDS_STREAM } from '../services/runtime/bus-streams.js';
 import { type RunningService, startNats } from '../test/support/services.js';
 import { startChild, stopAllChildren } from './support/child.js';
 import type { StreamRows } from './support/count-events.js';
@@ -43,6 +44,8 @@ const WARMUP_SECONDS = 2;
 const SINGLE_CONNECTIONS = Number(process.env['SINGLE_CONNECTIONS'] ?? 256);
 const NDJSON_CONNECTIONS = Number(process.env['NDJSON_CONNECTIONS'] ?? 16);
 const PATH = '/api/public/cl/v1/stream-data';
+/** How often the RECORDS backlog is read from /metrics during a run. */
+const PENDING_SAMPLE_MS = 250;
 
 const singleBody = JSON.stringify({ host: 'web-1', service: 'checkout', status: 'ok', latencyMs: 42, message: 'GET /cart 200' });
 const ndjsonBody = `${Array.from({ length: 1000 }, (_, i) =>
@@ -64,6 +67,8 @@ interface Run {
   p50: number;
   p99: number;
   non2xx: number;
+  /** The most RECORDS messages waiting on the bus at once during the run (sampled); null: the ceiling. */
+  maxPending: number | null;
 }
 const runs = new Map<string, Run[]>();
 const dataDirs: string[] = [];
@@ -97,13 +102,25 @@ async function load(spec: LoadSpec): Promise<LoadResult> {
  * and, on a platform, a drain. The platform's stored figures are filled in once its rows are
  * counted (platformRound); the ceiling stores nothing, so its stored rate is what it answered.
  */
-async function scenario(mode: Mode, name: Scenario, url: string, platform?: { warmUrl: string; drain: () => Promise<number> }): Promise<void> {
+async function scenario(mode: Mode, name: Scenario, url: string, platform?: { warmUrl: string; drain: () => Promise<number>; pending: () => Promise<number> }): Promise<void> {
   const ndjson = name === 'ndjson';
   const connections = ndjson ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS;
   // A warm-up, not counted, so that every server is measured past its start (JIT, pools).
   await runWrk(platform?.warmUrl ?? url, SCRIPTS[name], { threads: 1, connections, seconds: WARMUP_SECONDS });
   if (platform) await platform.drain();
+  // The backlog while the load runs: bounded by the stream's pace (paceBytes), or growing.
+  let maxPending: number | null = null;
+  let sampling = true;
+  const sampler = (async () => {
+    while (platform && sampling) {
+      const n = await platform.pending().catch(() => 0);
+      maxPending = Math.max(maxPending ?? 0, n);
+      await new Promise((r) => setTimeout(r, PENDING_SAMPLE_MS));
+    }
+  })();
   const result = await runWrk(url, SCRIPTS[name], { threads: 1, connections, seconds: SECONDS });
+  sampling = false;
+  await sampler;
   const drainMs = platform ? await platform.drain() : 0;
   const perRequest = ndjson ? 1000 : 1;
   const failed = result.status + result.connect + result.read + result.write + result.timeout;
@@ -122,6 +139,7 @@ async function scenario(mode: Mode, name: Scenario, url: string, platform?: { wa
     drainMs,
     p50: result.p50Us / 1000,
     p99: result.p99Us / 1000,
+    maxPending,
     non2xx: failed,
   });
   runs.set(key, list);
@@ -163,7 +181,7 @@ async function platformRound(mode: Exclude<Mode, 'ceiling'>, round: number): Pro
   for (const name of ['single', 'ndjson'] as const) {
     const warm = await stream(`warm-${name}`);
     const run = await stream(`run-${name}`);
-    await scenario(mode, name, run.url, { warmUrl: warm.url, drain });
+    await scenario(mode, name, run.url, { warmUrl: warm.url, drain, pending });
     measured.push({ name, stream: run.id });
   }
   // Exact check: a run of a fixed number of requests, every one answered, to a stream of its own.
@@ -222,17 +240,18 @@ async function main(): Promise<void> {
     const ceiling = median((runs.get(`ceiling/${name}`) ?? []).map((r) => r.reqPerSec));
     const req = median(list.map((r) => r.reqPerSec));
     const n = (x: number) => Math.round(x).toLocaleString('en-US');
-    return `| ${mode} | ${name} | ${name === 'ndjson' ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS} | ${n(req)} | ${n(median(list.map((r) => r.recordsPerSec)))} | ${n(median(list.map((r) => r.storedPerSec)))} | ${n(median(list.map((r) => r.drainMs)))} | ${median(list.map((r) => r.p50)).toFixed(1)} | ${median(list.map((r) => r.p99)).toFixed(1)} | ${(req / ceiling).toFixed(2)} | ${list.reduce((s, r) => s + r.non2xx, 0)} |`;
+    const pendings = list.map((r) => r.maxPending).filter((x): x is number => x !== null);
+    return `| ${mode} | ${name} | ${name === 'ndjson' ? NDJSON_CONNECTIONS : SINGLE_CONNECTIONS} | ${n(req)} | ${n(median(list.map((r) => r.recordsPerSec)))} | ${n(median(list.map((r) => r.storedPerSec)))} | ${n(median(list.map((r) => r.drainMs)))} | ${pendings.length > 0 ? n(Math.max(...pendings)) : '–'} | ${median(list.map((r) => r.p50)).toFixed(1)} | ${median(list.map((r) => r.p99)).toFixed(1)} | ${(req / ceiling).toFixed(2)} | ${list.reduce((s, r) => s + r.non2xx, 0)} |`;
   };
   const table = [
-    '| server | body | conns | req/s | records/s acknowledged | records/s stored (rows counted) | drain ms | p50 ms | p99 ms | ratio to ceiling req/s | non-2xx |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| server | body | conns | req/s | records/s acknowledged | records/s stored (rows counted) | drain ms | most RECORDS messages waiting (all rounds) | p50 ms | p99 ms | ratio to ceiling req/s | non-2xx |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
     ...(['ceiling', 'embedded', 'nats'] as const).flatMap((mode) => (['single', 'ndjson'] as const).map((name) => row(mode, name))),
   ].join('\n');
   const perRound = (['ceiling', 'embedded', 'nats'] as const).flatMap((mode) =>
     (['single', 'ndjson'] as const).map(
       (name) =>
-        `- ${mode} ${name}: ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.recordsPerSec).toLocaleString('en-US')).join(' / ')} records/s acknowledged; ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.storedPerSec).toLocaleString('en-US')).join(' / ')} stored`,
+        `- ${mode} ${name}: ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.recordsPerSec).toLocaleString('en-US')).join(' / ')} records/s acknowledged; ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.storedPerSec).toLocaleString('en-US')).join(' / ')} stored${mode === 'ceiling' ? '' : `; most RECORDS messages waiting ${(runs.get(`${mode}/${name}`) ?? []).map((r) => (r.maxPending ?? 0).toLocaleString('en-US')).join(' / ')}`}`,
     ),
   );
   const targets = [
@@ -251,6 +270,8 @@ async function main(): Promise<void> {
     `Medians over ${ROUNDS} rounds of ${SECONDS} s per scenario, each after ${WARMUP_SECONDS} s of the same load not counted; load from wrk (1 thread) in its own process; the platform started as \`npm start\` runs it (services/main.ts, package.json's Node flags), LOG_LEVEL=${logLevel}${logLevel === 'info' ? ' (a log line per request, to a file)' : ''}. Embedded: a 200 is sent once the records are in the bus log on disk (LMDB); nats: once JetStream acknowledged them. Stored: the rows of the measured run's own stream, counted on disk (no FINAL) once the platform was stopped, over the run's time plus the drain after it (until the bus held nothing left to insert into chDB); they include the records of requests wrk dropped unanswered at its end (at most one request per connection).`,
     '',
     table,
+    '',
+    `Backlog: the RECORDS messages waiting on the bus (\`ops_bus_pending_messages\`, read every ${PENDING_SAMPLE_MS} ms during each timed run). The stream refuses at ${(RECORDS_STREAM.maxMessages ?? 0).toLocaleString('en-US')} messages or ${((RECORDS_STREAM.maxBytes ?? 0) / 1048576).toFixed(0)} MiB; over ${((RECORDS_STREAM.paceBytes ?? 0) / 1048576).toFixed(0)} MiB (its paceBytes) a publish waits for the event worker, within the ingress's publish timeout, and the request is then answered 503 with Retry-After: the platform slows its producers before the stream's limits refuse (embedded and JetStream alike).`,
     '',
     '## Targets',
     ...targets,

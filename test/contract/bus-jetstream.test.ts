@@ -25,6 +25,32 @@ if (skip) {
     await t.rejects(createJetStreamBus({ url: 'nats://127.0.0.1:1' }, { logger: silentLogger() }));
   });
 
+  t.test("jetstream: over its paceBytes a stream's publish waits for the consumers to bring it under, and is refused when it cannot wait", async (t) => {
+    const { bus } = await open();
+    t.teardown(() => bus.close());
+    const name = `PACED${Date.now()}`;
+    const subject = `${name.toLowerCase()}.x`;
+    await bus.ensureStream({ name, subjects: [`${name.toLowerCase()}.>`], duplicateWindowMs: 60_000, retention: 'workqueue', maxBytes: 1024 * 1024, paceBytes: 2000 });
+    const body = (x: string) => encode(x.repeat(1000));
+    for (const x of ['a', 'b', 'c']) await bus.publish(subject, body(x), { msgId: x }); // 3 000 bytes of data: over the pace
+    const late = await outcome(bus.publish(subject, body('e'), { msgId: 'e', timeoutMs: 300 }));
+    t.ok(late instanceof BusUnavailableError, `a publish that cannot wait for the consumers is refused (${String(late)})`);
+    t.equal((await bus.stats()).pending[name], 3, 'and not stored: the stream is nowhere near its own limit');
+    let waited = false;
+    const fourth = bus.publish(subject, body('d'), { msgId: 'd', timeoutMs: 30_000 }).then((ack) => ((waited = true), ack));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.notOk(waited, 'a publish that may wait waits');
+    const rec = new Recorder();
+    bus.consume({ stream: name, durable: 'd', maxBatch: 1, maxWaitMs: 100, ackWaitMs: 30_000 }, ackAll(rec));
+    t.match(await fourth, { stream: name, duplicate: false }, 'once the consumer brought the stream under its pace, it is stored');
+    await rec.until('four delivered', (s) => s.length === 4);
+    t.same(
+      rec.texts(),
+      ['a', 'b', 'c', 'd'].map((x) => x.repeat(1000)),
+      'the refused one was never stored',
+    );
+  });
+
   // Last: it takes the server down.
   t.test('jetstream: publish fails within its timeout while nats-server is down, and all works after a restart', async (t) => {
     const f = await busFixture(t, open);

@@ -26,9 +26,10 @@ export interface StreamSpec {
    */
   inProcess?: 'consumed' | 'logged';
   /**
-   * In-process `logged` streams: while their messages hold more bytes than this, a publish waits
-   * (within its timeout) for the consumers to bring them under it before it writes. Producers go
-   * at the consumers' pace, answering more slowly, instead of running into the bound's refusals.
+   * While the stream's messages hold more bytes than this, a publish waits (within its timeout)
+   * for the consumers to bring them under it before it writes, then is refused. Producers go at
+   * the consumers' pace, answering more slowly, instead of running into the bound's refusals.
+   * In-process: `logged` streams only (memory-stream.ts); JetStream: jetstream-pace.ts.
    */
   paceBytes?: number;
 }

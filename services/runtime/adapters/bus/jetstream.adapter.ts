@@ -25,6 +25,7 @@ import {
 } from './bus.port.js';
 import { JetStreamConsumer } from './jetstream-consumer.js';
 import { feedStreamConfig, JetStreamFeedTail, jetStreamFeedInfo } from './jetstream-feed.js';
+import { createStreamPace } from './jetstream-pace.js';
 
 export interface JetStreamBusConfig {
   url: string;
@@ -72,6 +73,7 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
   }
   const js = nc.jetstream({ timeout: API_TIMEOUT_MS });
   const streams = new Map<string, StreamSpec>();
+  const pace = createStreamPace(async (name) => (await jsm.streams.info(name)).state.bytes);
   const consumers = new Set<JetStreamConsumer>();
   const tails = new Set<JetStreamFeedTail>();
   let redeliveries = 0;
@@ -117,13 +119,18 @@ export async function createJetStreamBus(config: JetStreamBusConfig, deps: { log
         discard: bounded || boundedBytes ? DiscardPolicy.New : DiscardPolicy.Old,
       });
       streams.set(spec.name, spec);
+      pace.configure(spec);
     },
 
     async publish(subject: string, data: Uint8Array, options: PublishOptions): Promise<PublishAck> {
       if (closed) throw new BusUnavailableError('bus closed');
       if (!connected) throw new BusUnavailableError('NATS connection lost, reconnecting');
+      const timeoutMs = options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS;
+      const deadline = Date.now() + timeoutMs;
+      await pace.room(subject, timeoutMs);
       try {
-        const ack = await js.publish(subject, data, { msgID: options.msgId, timeout: options.timeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS });
+        const ack = await js.publish(subject, data, { msgID: options.msgId, timeout: Math.max(1, deadline - Date.now()) });
+        if (!ack.duplicate) pace.added(ack.stream, data.byteLength);
         return { stream: ack.stream, seq: ack.seq, duplicate: ack.duplicate };
       } catch (err) {
         // Timeout, no responders, closed connection, a full stream: all mean "try again later".
