@@ -23,7 +23,10 @@
  * can be installed here), all started fresh for each run; the api and ingress parts in one
  * process (support/problems-server.ts), each event worker in its own (services/event-worker/main.ts,
  * as `npm run start:event-worker`). Conflicts and redeliveries are the sums over the workers'
- * /metrics. All processes share the machine's cores with wrk.
+ * /metrics. All processes share the machine's cores with wrk. Each JetStream run first measures
+ * its ClickHouse endpoint's own insert ceiling for the worker's rows (support/endpoint-ceiling.ts),
+ * against which the worker's stored rate is given, and every load samples the RECORDS backlog: the
+ * stream's pace (paceBytes) holds it bounded, the ingress slowing (then 503) instead.
  *
  * Data directories go under BENCH_DATA_DIR, by default the OS temporary directory (on this
  * machine the disk, not tmpfs); the results name the file system. Results: bench/results/problems.md.
@@ -33,6 +36,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { RECORDS_STREAM } from '../services/runtime/bus-streams.js';
 import { freePort } from '../test/support/free-port.js';
 import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
 import { type DistributedServers, startDistributedServers } from './support/distributed-servers.js';
@@ -44,11 +48,16 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? (quick ? 1 : 3));
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? (quick ? 5 : 12));
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 8);
 /**
- * Bodies per stream and run at most: wrk stops there if the duration has not ended first. With
- * JetStream the ingress acknowledges at the bus's ack, far faster than the workers store (hundreds
- * of thousands of records/s), so an uncapped run leaves minutes of backlog to drain.
+ * Bodies per stream and run at most: wrk stops there if the duration has not ended first. (Before
+ * JetStream's RECORDS stream was paced, its ingress acknowledged far faster than the workers
+ * stored, and the cap was 300 bodies to keep the drain short; now the backlog stays near the pace.)
  */
-const MAX_BODIES = Number(process.env['BENCH_MAX_BODIES'] ?? 300);
+const MAX_BODIES = Number(process.env['BENCH_MAX_BODIES'] ?? 3000);
+/** The endpoint ceiling's inserts (support/endpoint-ceiling.ts): rows each, and how long it inserts. */
+const CEILING_ROWS_PER_INSERT = Number(process.env['BENCH_CEILING_ROWS'] ?? 40_000);
+const CEILING_SECONDS = Number(process.env['BENCH_CEILING_SECONDS'] ?? 5);
+/** How often the bus backlog is read during a load. */
+const PENDING_SAMPLE_MS = 250;
 /** When set, every platform process's stdout and stderr are appended to files there. */
 const LOG_DIR = process.env['BENCH_LOG_DIR'];
 const THREADS = 1;
@@ -105,8 +114,18 @@ interface Phase {
   openProblems: number;
   /** Problem rows on disk (no FINAL): every change of a key rewrites the problems of its window. */
   problemRows: number;
+  /** The most RECORDS messages waiting on the bus at once during the load (sampled). */
+  maxPendingRecords: number;
 }
 const phases: Phase[] = [];
+/** Per JetStream run: the ClickHouse endpoint's own insert ceiling, measured before its loads. */
+interface EndpointCeiling {
+  round: number;
+  mode: Mode;
+  rowsPerSec: number;
+  inserts: number;
+}
+const endpointCeilings: EndpointCeiling[] = [];
 const ceilings: WrkResult[] = [];
 let flipShare = 0;
 
@@ -230,6 +249,19 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
     const count = (): Promise<Count> => ask<Count>({ cmd: 'count', streams: ids });
     // Every process has the trigger and the CIs before the first record.
     await sleep(1000);
+    if (distributed) {
+      // The endpoint's own ceiling for the worker's rows, in this run, before its loads.
+      const ceiling = startChild('endpoint-ceiling', 'bench/support/endpoint-ceiling.ts', {
+        ...engines,
+        CEILING_ROWS_PER_INSERT: String(CEILING_ROWS_PER_INSERT),
+        CEILING_SECONDS: String(CEILING_SECONDS),
+      });
+      const measured = JSON.parse((await ceiling.output(300_000)).trim().split('\n').pop()!) as { rows: number; seconds: number; inserts: number };
+      endpointCeilings.push({ round, mode, rowsPerSec: measured.rows / measured.seconds, inserts: measured.inserts });
+      process.stderr.write(
+        `round ${round} ${mode}: endpoint ceiling ${int(measured.rows / measured.seconds)} rows/s (${measured.inserts} inserts of ${CEILING_ROWS_PER_INSERT})\n`,
+      );
+    }
 
     const order: Stream[] = round % 2 === 1 ? ['plain', 'triggered'] : ['triggered', 'plain'];
     for (const stream of order) {
@@ -237,8 +269,18 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
       const before = await count();
       const metricsBefore = await scrape(metricPorts);
       const start = performance.now();
+      let maxPendingRecords = 0;
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          maxPendingRecords = Math.max(maxPendingRecords, (await ask<{ pending: Record<string, number> }>({ cmd: 'pending' })).pending['RECORDS'] ?? 0);
+          await sleep(PENDING_SAMPLE_MS);
+        }
+      })();
       const wrk = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams[stream].key}`, script, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS });
       const wrkEnd = performance.now();
+      sampling = false;
+      await sampler;
       const acknowledged = (wrk.requests - wrk.status) * CIS;
       const rowsOf = (c: Count): number => (c.rows[id] ?? 0) - (before.rows[id] ?? 0);
       // Stored and processed: every acknowledged record stored, nothing left on the bus.
@@ -298,6 +340,7 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
         problems: final.problems,
         openProblems: final.openProblems,
         problemRows: final.problemRows,
+        maxPendingRecords,
       };
       phases.push(phase);
       process.stderr.write(
@@ -419,6 +462,29 @@ function report(loadAtStart: number[]): void {
         `| ${p.round} | ${p.mode} | ${p.stream} | ${int(p.ackPerSec)} | ${int(p.storedPerSec)}${p.drained ? '' : ' (not drained)'} | ${p.rows} | ${p.ids}${p.ids === p.rows ? '' : ' (DUPLICATES)'} | ${p.ingressBatches} | ${p.insertBatches} | ${p.hitsPlaced} / ${p.hitsKnown} / ${p.hitsTooLate} | ${p.transitions} | ${p.journalEntries} | ${p.journalChanges} | ${p.stream === 'triggered' ? `${p.problems} (${p.openProblems})` : ''} | ${p.stream === 'triggered' ? p.problemRows : ''} | ${p.conflicts} | ${p.redeliveries} |`,
     ),
   ];
+  // The worker's stored rate (plain: inserts only, no problem stage) against the endpoint's ceiling of the same run.
+  const ceilingRows = endpointCeilings.map((c) => {
+    const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
+    const triggered = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'triggered');
+    const perInsert = plain && plain.insertBatches > 0 ? plain.rows / plain.insertBatches : 0;
+    return `| ${c.round} | ${c.mode} | ${int(c.rowsPerSec)} (${c.inserts} inserts) | ${plain ? int(plain.storedPerSec) : '–'} | ${plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–'} | ${int(perInsert)} | ${plain?.maxPendingRecords ?? '–'} / ${triggered?.maxPendingRecords ?? '–'} |`;
+  });
+  const workerRatios = (mode: Mode): string =>
+    endpointCeilings
+      .filter((c) => c.mode === mode)
+      .map((c) => {
+        const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
+        return plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–';
+      })
+      .join(' / ');
+  if (MODES.includes('jetstream-1'))
+    targets.push(`- JetStream, one worker: stored records/s (plain) ≥ 0.8 of the ClickHouse endpoint's own insert ceiling in the same run: ${workerRatios('jetstream-1')}`);
+  const backlog = phases.filter((p) => p.mode !== 'embedded');
+  if (backlog.length > 0) {
+    targets.push(
+      `- JetStream: the RECORDS backlog stays bounded under a load above what the workers store (the stream's pace, ${((RECORDS_STREAM.paceBytes ?? 0) / 1048576).toFixed(0)} MiB; it refuses only at ${((RECORDS_STREAM.maxBytes ?? 0) / 1048576).toFixed(0)} MiB or ${(RECORDS_STREAM.maxMessages ?? 0).toLocaleString('en-US')} messages): at most ${Math.max(...backlog.map((p) => p.maxPendingRecords)).toLocaleString('en-US')} messages waiting, sampled every ${PENDING_SAMPLE_MS} ms, all JetStream runs`,
+    );
+  }
   const journalNote = triggeredAll.map(
     (p) =>
       `- round ${p.round} ${p.mode}: ${p.rows} records in ${p.ingressBatches} ingress batches (${p.insertBatches} insert batches) → ${p.transitions} CI state transitions (${((100 * p.transitions) / Math.max(1, p.rows)).toFixed(1)} % of the records); the journal grew by ${p.journalChanges} changes in ${p.journalEntries} entries (revisions)`,
@@ -436,6 +502,13 @@ function report(loadAtStart: number[]): void {
     '',
     '## Targets',
     ...targets,
+    '',
+    "## JetStream: the worker against the ClickHouse endpoint's own ceiling",
+    `Before its loads, each JetStream run inserts event rows straight into its ClickHouse endpoint (support/endpoint-ceiling.ts: the worker's row text and settings through the same adapter, ${CEILING_ROWS_PER_INSERT.toLocaleString('en-US')} rows per insert, one insert after another, for ${CEILING_SECONDS} s of inserts; the rows are made between inserts and not timed). The worker's stored rate is the plain stream's (its inserts, no problem stage). Backlog: the RECORDS messages waiting on the bus, read from the platform's bus every ${PENDING_SAMPLE_MS} ms during each load.`,
+    '',
+    "| round | platform | endpoint ceiling, rows/s | worker stored (plain), records/s | worker / ceiling | worker's rows per insert (plain) | most RECORDS messages waiting (plain / triggered) |",
+    '|--:|---|--:|--:|--:|--:|--:|',
+    ...ceilingRows,
     '',
     '## Journal growth: CI state transitions, not batches',
     ...journalNote,
