@@ -21,7 +21,7 @@ import type { ReceiverRecord } from '../../../services/control-plane/notificatio
 import { cmdbViewOf } from '../../../services/control-plane/notifications/policy-rule.js';
 import type { NotificationDirectory } from '../../../services/notifications/directory.js';
 import { createDispatcherPart } from '../../../services/notifications/dispatcher.part.js';
-import { createRouteStore } from '../../../services/notifications/route-store.js';
+import { ROUTE_KEY, type StoredRoute } from '../../../services/notifications/route-store.js';
 import type { PlatformContext } from '../../../services/platform.js';
 import { eventually } from '../../support/bus-recorder.js';
 import { MAINT, ProblemsKit } from '../problems/problems-kit.js';
@@ -195,7 +195,7 @@ t.test('a record that came late: its repeats count from when the platform learne
   await wait('problem.opened delivered', () => received.length > from);
   t.equal(received[from]!.body.time, at(-5), 'the opened tells the problem’s own start');
   // The routing state as written: the first repeat is due one interval after it was learned.
-  const stored = (await createRouteStore(k.p.platform.engines.keyed).load()).value;
+  const stored = (await k.p.platform.engines.keyed.get<StoredRoute>([ROUTE_KEY])).get(ROUTE_KEY)!.value;
   const repeats = Object.values(stored.state.policies['5']?.repeats ?? {});
   t.same(
     repeats.map((r) => r.nextAt),
