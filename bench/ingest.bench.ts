@@ -36,6 +36,7 @@ import { startAsNpmStart } from './support/npm-start.js';
 import { fileSystemOf } from './support/problems-api-report.js';
 import type { LoadResult, LoadSpec } from './support/load.js';
 import { machineDescription, median, writeResultFile } from './support/report.js';
+import { sampleMax } from './support/sample-max.js';
 import { runWrk, stopAllWrk, writeStaticWrkScript } from './support/wrk.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 3);
@@ -109,18 +110,9 @@ async function scenario(mode: Mode, name: Scenario, url: string, platform?: { wa
   await runWrk(platform?.warmUrl ?? url, SCRIPTS[name], { threads: 1, connections, seconds: WARMUP_SECONDS });
   if (platform) await platform.drain();
   // The backlog while the load runs: bounded by the stream's pace (paceBytes), or growing.
-  let maxPending: number | null = null;
-  let sampling = true;
-  const sampler = (async () => {
-    while (platform && sampling) {
-      const n = await platform.pending().catch(() => 0);
-      maxPending = Math.max(maxPending ?? 0, n);
-      await new Promise((r) => setTimeout(r, PENDING_SAMPLE_MS));
-    }
-  })();
+  const backlog = platform ? sampleMax(platform.pending, PENDING_SAMPLE_MS) : undefined;
   const result = await runWrk(url, SCRIPTS[name], { threads: 1, connections, seconds: SECONDS });
-  sampling = false;
-  await sampler;
+  const maxPending = backlog ? await backlog.stop() : null;
   const drainMs = platform ? await platform.drain() : 0;
   const perRequest = ndjson ? 1000 : 1;
   const failed = result.status + result.connect + result.read + result.write + result.timeout;

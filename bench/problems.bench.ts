@@ -32,7 +32,7 @@
  * machine the disk, not tmpfs); the results name the file system. Results: bench/results/problems.md.
  * Benchmarks assert nothing.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -40,7 +40,9 @@ import { RECORDS_STREAM } from '../services/runtime/bus-streams.js';
 import { freePort } from '../test/support/free-port.js';
 import { type Child, lines, startChild, stopAllChildren } from './support/child.js';
 import { type DistributedServers, startDistributedServers } from './support/distributed-servers.js';
+import { fileSystemOf } from './support/problems-api-report.js';
 import { machineDescription, median, writeResultFile } from './support/report.js';
+import { sampleMax } from './support/sample-max.js';
 import { runWrk, stopAllWrk, type WrkResult, writeWrkScript } from './support/wrk.js';
 
 const quick = process.argv.includes('--quick');
@@ -72,11 +74,6 @@ const MODES = (process.env['BENCH_MODES'] ? process.env['BENCH_MODES'].split(','
 type Stream = 'plain' | 'triggered';
 
 const DATA_ROOT = process.env['BENCH_DATA_DIR'] ?? tmpdir();
-const FS_TYPES: Record<number, string> = { 16914836: 'tmpfs', 61267: 'ext2/3/4', 1481003842: 'xfs', 2435016766: 'btrfs' };
-const dataFileSystem = (): string => {
-  const type = statfsSync(DATA_ROOT).type;
-  return FS_TYPES[type] ?? `file system type 0x${type.toString(16)}`;
-};
 const dirs: string[] = [];
 const tempDir = (prefix: string): string => {
   const dir = mkdtempSync(join(DATA_ROOT, prefix));
@@ -269,18 +266,10 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
       const before = await count();
       const metricsBefore = await scrape(metricPorts);
       const start = performance.now();
-      let maxPendingRecords = 0;
-      let sampling = true;
-      const sampler = (async () => {
-        while (sampling) {
-          maxPendingRecords = Math.max(maxPendingRecords, (await ask<{ pending: Record<string, number> }>({ cmd: 'pending' })).pending['RECORDS'] ?? 0);
-          await sleep(PENDING_SAMPLE_MS);
-        }
-      })();
+      const backlog = sampleMax(async () => (await ask<{ pending: Record<string, number> }>({ cmd: 'pending' })).pending['RECORDS'] ?? 0, PENDING_SAMPLE_MS);
       const wrk = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams[stream].key}`, script, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS });
       const wrkEnd = performance.now();
-      sampling = false;
-      await sampler;
+      const maxPendingRecords = await backlog.stop();
       const acknowledged = (wrk.requests - wrk.status) * CIS;
       const rowsOf = (c: Count): number => (c.rows[id] ?? 0) - (before.rows[id] ?? 0);
       // Stored and processed: every acknowledged record stored, nothing left on the bus.
@@ -518,7 +507,7 @@ function report(loadAtStart: number[]): void {
     '',
     '## Machine',
     ...machineDescription(loadAtStart),
-    `- data directories (platform, nats-server, ClickHouse HTTP) under ${DATA_ROOT} (${dataFileSystem()}); redis-server without persistence`,
+    `- data directories (platform, nats-server, ClickHouse HTTP) under ${DATA_ROOT} (${fileSystemOf(DATA_ROOT)}); redis-server without persistence`,
     '',
   ].join('\n');
   writeResultFile(new URL('./results/problems.md', import.meta.url), text);

@@ -74,10 +74,10 @@ export class MemoryStream implements DurableHost {
     return this.messages.get(seq);
   }
 
-  /** The first seq at or after `from` still stored with this subject. */
-  nextOf(subject: string, from: number): number | undefined {
+  /** The subject's seqs at or after `from` (some may be gone), by binary search. */
+  private seqsFrom(subject: string, from: number): { seqs: number[]; at: number } {
     const list = this.bySubject.get(subject);
-    if (!list) return undefined;
+    if (!list) return { seqs: [], at: 0 };
     const { seqs } = list;
     let lo = list.head;
     let hi = seqs.length;
@@ -86,14 +86,21 @@ export class MemoryStream implements DurableHost {
       if (seqs[mid]! < from) lo = mid + 1;
       else hi = mid;
     }
-    for (; lo < seqs.length; lo++) if (this.messages.has(seqs[lo]!)) return seqs[lo];
+    return { seqs, at: lo };
+  }
+
+  /** The first seq at or after `from` still stored with this subject. */
+  nextOf(subject: string, from: number): number | undefined {
+    const { seqs, at } = this.seqsFrom(subject, from);
+    for (let i = at; i < seqs.length; i++) if (this.messages.has(seqs[i]!)) return seqs[i];
     return undefined;
   }
 
   /** The messages still stored with this subject at or after `from`. */
   countFrom(subject: string, from: number): number {
+    const { seqs, at } = this.seqsFrom(subject, from);
     let count = 0;
-    for (let seq = this.nextOf(subject, from); seq !== undefined; seq = this.nextOf(subject, seq + 1)) count++;
+    for (let i = at; i < seqs.length; i++) if (this.messages.has(seqs[i]!)) count++;
     return count;
   }
 
