@@ -2,7 +2,7 @@
  * The checks of a recurrence (recurrence.ts): its fields, and its rule against the mode's start.
  * Pure, and they never throw.
  */
-import type { FieldError } from '../../services/runtime/errors.js';
+import type { FieldError } from '../../schemas/errors.js';
 import { DAY_MS, isTimeZone, isoDate, toWallClockMs } from '../sla/time-zone.js';
 import { LAST_DAY, parseLocalDate, parseRule, type Rule, ruleDates, weekdayCode, weekdayOf } from './recurrence-rule.js';
 

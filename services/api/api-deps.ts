@@ -2,7 +2,7 @@ import type { ControlPlane } from '../control-plane/control-plane.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
-import type { AppError } from '../runtime/errors.js';
+import type { AppError } from '../../schemas/errors.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Authenticator } from './auth.js';
 import type { Sessions } from './console/sessions.js';

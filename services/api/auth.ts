@@ -17,7 +17,7 @@ import type { TokenRecord, UserRecord } from '../control-plane/identity/identity
 import { sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../control-plane/slices.js';
-import { type AppError, fail } from '../runtime/errors.js';
+import { type AppError, fail } from '../../schemas/errors.js';
 import type { Method, Request } from '../runtime/http/route.js';
 import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './console/sessions.js';
 

@@ -6,7 +6,7 @@
  * after this process has caught up with the journal and checked again. The happy path costs
  * nothing; only those refusals pay one journal read.
  */
-import { type ErrorKind, isAppError } from '../runtime/errors.js';
+import { type ErrorKind, isAppError } from '../../schemas/errors.js';
 import type { Request, Route } from '../runtime/http/route.js';
 
 const mayBeStale = (error: unknown, kinds: readonly ErrorKind[]): boolean => isAppError(error) && kinds.includes(error.kind);

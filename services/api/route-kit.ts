@@ -1,6 +1,6 @@
 /** Shared pieces of route definitions: the standard error responses and id parsing. */
 
-import { failFields } from '../runtime/errors.js';
+import { failFields } from '../../schemas/errors.js';
 import type { ResponseSpec } from '../runtime/http/route.js';
 
 const descriptions: Record<number, string> = {

@@ -5,7 +5,7 @@
  */
 
 import type { Journal, JournalChange, JournalEntry } from '../runtime/adapters/journal/journal.port.js';
-import { failLater } from '../runtime/errors.js';
+import { failLater } from '../../schemas/errors.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Command, ControlModel } from './model.js';
 

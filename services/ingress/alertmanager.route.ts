@@ -18,7 +18,7 @@ import Type, { type Static } from 'typebox';
 import { dateTimeFault } from '../../pipelines/records/timestamps.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
-import { fail } from '../runtime/errors.js';
+import { fail } from '../../schemas/errors.js';
 import { json, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';

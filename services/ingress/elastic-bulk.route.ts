@@ -31,7 +31,7 @@ import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../pipelines/records/jso
 import { dateTimeFault } from '../../pipelines/records/timestamps.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
-import { AppError, fail } from '../runtime/errors.js';
+import { AppError, fail } from '../../schemas/errors.js';
 import { json, type Reply, type Request, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';

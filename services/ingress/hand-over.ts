@@ -11,7 +11,7 @@
 import { batchParts, type RecordKind } from '../../pipelines/records/envelope.js';
 import type { StreamsSlice } from '../control-plane/streams/streams.slice.js';
 import { BusUnavailableError } from '../runtime/adapters/bus/bus.port.js';
-import { AppError, fail, failLater, isAppError } from '../runtime/errors.js';
+import { AppError, fail, failLater, isAppError } from '../../schemas/errors.js';
 import { storageFull, storageFullReason } from '../runtime/storage-full.js';
 import type { MicroBatcher } from './micro-batcher.js';
 

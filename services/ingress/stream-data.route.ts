@@ -17,7 +17,7 @@ import { streamFraming } from '../../pipelines/records/presets/presets.js';
 import { type BodyCheck, type Framing, lineSlices, MEDIA_TYPES, type MediaType, readsLines, validateBody } from '../../pipelines/records/validate-body.step.js';
 import { problems } from '../api/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
-import { fail } from '../runtime/errors.js';
+import { fail } from '../../schemas/errors.js';
 import { json, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';

@@ -9,7 +9,7 @@
  * listener names the sources it takes; the first non-empty one, in that order, wins.
  */
 import type { StreamRecord, StreamsSlice } from '../control-plane/streams/streams.slice.js';
-import { fail } from '../runtime/errors.js';
+import { fail } from '../../schemas/errors.js';
 import type { Request } from '../runtime/http/route.js';
 
 export type StreamKeySource = 'query' | 'header' | 'basic';

@@ -20,7 +20,7 @@ import { formatTeams } from '../../pipelines/notifications/formats/teams.js';
 import { formatWebhook } from '../../pipelines/notifications/formats/webhook.js';
 import type { NotificationMessage } from '../../schemas/notification-events.schema.js';
 import type { ReceiverRecord } from '../control-plane/notifications/notifications.types.js';
-import { isAppError } from '../runtime/errors.js';
+import { isAppError } from '../../schemas/errors.js';
 import type { AddressPolicy } from '../runtime/outbound/address-policy.js';
 import { resolveForSend, send, type SendOptions } from '../runtime/outbound/outbound-client.js';
 

@@ -25,7 +25,7 @@ import { createLiveSla, type LiveSla } from '../api/sla/live-sla.js';
 import type { SlaTemplateRecord } from '../control-plane/sla/sla-templates.slice.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
-import { AppError } from '../runtime/errors.js';
+import { AppError } from '../../schemas/errors.js';
 import type { Metrics } from '../runtime/http/metrics.js';
 import type { Logger } from '../runtime/logger.js';
 import { templateCis } from '../sla-worker/calculate-report.js';

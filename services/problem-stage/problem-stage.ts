@@ -39,7 +39,7 @@ import type { JournalChange } from '../runtime/adapters/journal/journal.port.js'
 import type { KeyedRecord, KeyedWrite } from '../runtime/adapters/keyed/keyed-store.port.js';
 import { HITS_STREAM, hitsSubject, PROBLEM_CHANGES_SUBJECT } from '../runtime/bus-streams.js';
 import { createConsumerEdge, deadLetter, engineCall, isTransient, ok, type Outcome, outcomeOfError } from '../runtime/consumer-edge.js';
-import { fail } from '../runtime/errors.js';
+import { fail } from '../../schemas/errors.js';
 import { createGroupRunner } from './group-runner.js';
 import { rowsOfKey } from './key-rows.js';
 import { commentedRows } from './stored-comments.js';

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { AnalyticsStore } from './adapters/analytics/analytics.port.js';
 import { type BusMessage, BusUnavailableError } from './adapters/bus/bus.port.js';
-import { isAppError } from './errors.js';
+import { isAppError } from '../../schemas/errors.js';
 import type { Metrics } from './http/metrics.js';
 import type { Logger } from './logger.js';
 

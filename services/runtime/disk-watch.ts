@@ -16,7 +16,7 @@
  */
 import { statfs } from 'node:fs/promises';
 import { type DiskAmount, formatBytes, resolveDiskAmounts } from './disk-amount.js';
-import { type AppError, failLater } from './errors.js';
+import { type AppError, failLater } from '../../schemas/errors.js';
 import type { Logger } from './logger.js';
 import type { StorageMetrics } from './storage-metrics.js';
 

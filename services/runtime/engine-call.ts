@@ -12,7 +12,7 @@
  */
 import type { AnalyticsStore } from './adapters/analytics/analytics.port.js';
 import { BusUnavailableError } from './adapters/bus/bus.port.js';
-import { type AppError, fail, isAppError } from './errors.js';
+import { type AppError, fail, isAppError } from '../../schemas/errors.js';
 import { storageFull, storageFullReason } from './storage-full.js';
 
 /**

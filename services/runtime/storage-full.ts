@@ -19,7 +19,7 @@
  * (one part) and the Redis scripts (their writes come after all their reads) are all-or-nothing.
  */
 import { statfsSync } from 'node:fs';
-import { type AppError, failLater } from './errors.js';
+import { type AppError, failLater } from '../../schemas/errors.js';
 
 /** What a client is told to wait: space comes back by an operator's hand or a merge, not in a second. */
 export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;

@@ -4,7 +4,7 @@
  * an error raised without a catalogue entry, or with a status its kind does not map to, fails
  * whichever test meets it.
  */
-import { ERROR_CATALOGUE, type ErrorCode } from '../../services/runtime/error-catalogue.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../schemas/error-catalogue.js';
 import { STATUS_OF_KIND } from '../../services/runtime/http/problem.js';
 
 export interface Answer {

@@ -16,7 +16,7 @@ import {
 } from '../../../schemas/notifications.schema.js';
 import { receiverFor } from '../../control-plane/notifications/notifications-access.js';
 import { requestReplay } from '../../control-plane/notifications/notifications.commands.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { type ApiDeps, isoNow } from '../api-deps.js';
 import { problems } from '../route-kit.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import Type from 'typebox';
 import { Stream, StreamCreate, type StreamCreateBody, StreamPatch, type StreamPatchBody } from '../../../schemas/stream.schema.js';
 import { createStream, deleteStream, patchStream, rotateStreamKey, type StreamStatus, setStreamStatus } from '../../control-plane/streams/streams.commands.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

@@ -8,7 +8,7 @@ import { DRY_RUN_MAX_RECORDS, TriggerDryRun, type TriggerDryRunBody, TriggerDryR
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { triggerFieldErrors } from '../../control-plane/triggers/triggers.commands.js';
 import { createTriggerIndex } from '../../event-worker/trigger-index.js';
-import { failFields } from '../../runtime/errors.js';
+import { failFields } from '../../../schemas/errors.js';
 import { json, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { problems } from '../route-kit.js';

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { Trigger, TriggerCreate, type TriggerCreateBody, TriggerListQuery, TriggerPatch, type TriggerPatchBody } from '../../../schemas/trigger.schema.js';
 import { createTrigger, deleteTrigger, patchTrigger } from '../../control-plane/triggers/triggers.commands.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

@@ -16,7 +16,7 @@ import { createUser, deleteUser, findUser, issueToken, patchUser, revokeToken } 
 import type { TokenRecord, UserRecord } from '../../control-plane/identity/identity.types.js';
 import { newTokenSecret } from '../../control-plane/identity/tokens.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { principal } from '../auth.js';

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { Role, RolePut, type RolePutBody, WorkGroupCreate, type WorkGroupCreateBody, WorkGroupDetail, WorkGroupPatch } from '../../../schemas/identity.schema.js';
 import { createWorkGroup, deleteRole, deleteWorkGroup, findWorkGroup, putRole, renameWorkGroup, setMembership } from '../../control-plane/identity/identity.commands.js';
-import { failFields } from '../../runtime/errors.js';
+import { failFields } from '../../../schemas/errors.js';
 import { json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

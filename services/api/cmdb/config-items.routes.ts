@@ -42,7 +42,7 @@ import { addGrant, removeGrant, updateGrant } from '../../control-plane/cmdb/gra
 import { addChild, addInfluential, removeChild, removeInfluential } from '../../control-plane/cmdb/link.commands.js';
 import { canRead, levelOn } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { type ApiDeps, isoNow } from '../api-deps.js';
 import { principal } from '../auth.js';

@@ -5,7 +5,7 @@
 import Type from 'typebox';
 import { CiTypesQuery, CiTypeWithIcon, ciTypesExample, cmdbSystemsExample, ICON_PATH, NamedEntity, workGroupsExample } from '../../../schemas/cmdb-reference.schema.js';
 import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, type Reply, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

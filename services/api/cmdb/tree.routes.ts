@@ -9,7 +9,7 @@ import { ciState } from '../../control-plane/problems/ci-state.js';
 import { findCi } from '../../control-plane/cmdb/ci-checks.js';
 import { positionOf, startAfter, type TreeFilter, type TreeListing, type TreePosition, treeListing, visibleChildCount, visiblePath } from '../../control-plane/cmdb/ci-tree.js';
 import { canBasicRead, levelOn, type Subject } from '../../control-plane/rights/ci-rights.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';

@@ -11,7 +11,7 @@
  * Each answer is gzip or brotli encoded when the request accepts it, carries an ETag (a matching
  * If-None-Match gets 304), and a Content-Security-Policy that allows no inline script or style.
  */
-import { fail, type AppError } from '../../runtime/errors.js';
+import { fail, type AppError } from '../../../schemas/errors.js';
 import type { Reply, Request, Route } from '../../runtime/http/route.js';
 import { type Coding, type ConsoleFile, encodedVariant, type LoadedConsole } from './console-files.js';
 

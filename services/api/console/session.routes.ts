@@ -8,7 +8,7 @@
 import Type from 'typebox';
 import { ConsoleSession, consoleSessionExample, SessionCreate, type SessionCreateBody, sessionCreateExample } from '../../../schemas/console-session.schema.js';
 import type { StoredSession } from '../../runtime/adapters/sessions/session-store.port.js';
-import { isAppError } from '../../runtime/errors.js';
+import { isAppError } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { type Principal, principal } from '../auth.js';

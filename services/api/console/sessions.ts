@@ -15,7 +15,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../../control-plane/identity/tokens.js';
 import type { SessionStore, StoredSession } from '../../runtime/adapters/sessions/session-store.port.js';
 import { engineCall } from '../../runtime/engine-call.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import type { Logger } from '../../runtime/logger.js';
 
 export const SESSION_COOKIE = 'ops_session';

@@ -26,7 +26,7 @@ import { type MaintenanceRecord, modeVisible } from '../../control-plane/mainten
 import { listModes, parseListQuery } from '../../control-plane/maintenance/maintenance-query.js';
 import type { Subject } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps, isoNow } from '../api-deps.js';
 import { principal, rightMissing } from '../auth.js';

@@ -14,7 +14,7 @@ import { type MaintenanceRecord, modeState, modeVisible } from '../../control-pl
 import { parseDateTime } from '../../control-plane/maintenance/maintenance-input.js';
 import { searchMatcher } from '../../control-plane/maintenance/maintenance-query.js';
 import { windowsIn } from '../../control-plane/maintenance/maintenance-windows.js';
-import { failFields } from '../../runtime/errors.js';
+import { failFields } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';

@@ -33,7 +33,7 @@ import { modeView } from '../../control-plane/maintenance/maintenance.view.js';
 import { readFullBody, readPatchBody } from '../../control-plane/maintenance/maintenance-input.js';
 import { previewMode } from '../../control-plane/maintenance/maintenance-preview.js';
 import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { BOOLEAN_RULE, queryBoolean } from '../../runtime/http/validate.js';
 import type { ApiDeps } from '../api-deps.js';

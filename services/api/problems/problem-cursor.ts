@@ -4,7 +4,7 @@
  * (never an offset). A duration sort fixes "now" at its first page, so open problems keep the
  * durations the walk started with.
  */
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import type { SortKey } from './problem-filter.js';
 
 export interface Cursor {

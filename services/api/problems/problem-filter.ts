@@ -3,7 +3,7 @@
  * bulk acknowledgement, with the same names) into a value the SQL read, the open-problem index and
  * the SSE subscribers all use. Every bad value is a 400 naming the parameter and the rule.
  */
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { type Cursor, decodeCursor } from './problem-cursor.js';
 
 export type ProblemState = 'open' | 'closed' | 'all';

@@ -5,7 +5,7 @@
 import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { PROBLEM_ROW_COLUMNS, storedRow } from '../../problem-stage/stored-comments.js';
 import { type Cursor, encodeCursor } from './problem-cursor.js';
 import type { ProblemFilter } from './problem-filter.js';

@@ -27,7 +27,7 @@ import {
   resolveExample,
 } from '../../../schemas/problems.schema.js';
 import { canBasicRead, canWrite, Level, levelOn } from '../../control-plane/rights/ci-rights.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { type Principal, principal } from '../auth.js';

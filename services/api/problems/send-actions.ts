@@ -9,7 +9,7 @@ import { partitionOf } from '../../../pipelines/problems/partition.js';
 import type { ProblemAction } from '../../../pipelines/problems/problem-actions.js';
 import { type Bus, BusUnavailableError } from '../../runtime/adapters/bus/bus.port.js';
 import { hitsSubject } from '../../runtime/bus-streams.js';
-import { failLater } from '../../runtime/errors.js';
+import { failLater } from '../../../schemas/errors.js';
 import type { ActionAnswer, ProblemFeed } from './problem-feed.js';
 
 /** How long a request waits for the stage (in-process it works behind the ingest, up to ~0.5 s per group). */

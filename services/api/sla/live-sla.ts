@@ -23,7 +23,7 @@ import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import type { Metrics } from '../../runtime/http/metrics.js';
 import type { Logger } from '../../runtime/logger.js';
-import { failLater } from '../../runtime/errors.js';
+import { failLater } from '../../../schemas/errors.js';
 import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
 import { LiveProblems, type ProblemFacts } from './live-problems.js';
 import { templateLiveView } from './live-sla-template.js';

@@ -20,7 +20,7 @@ import { maintenanceIntervals, modesOverlapping } from '../../control-plane/main
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
-import { fail, isAppError } from '../../runtime/errors.js';
+import { fail, isAppError } from '../../../schemas/errors.js';
 import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
 import { copiedProblems } from './report-results.js';
 

@@ -21,7 +21,7 @@ import { canReadTemplate } from '../../control-plane/sla/sla-access.js';
 import { orderReport } from '../../control-plane/sla/sla-reports.commands.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
 import { REPORT_RETENTION_MS } from '../../control-plane/sla/sla-reports.types.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { queueJob } from '../../sla-worker/sla-jobs.js';
 import type { ApiDeps } from '../api-deps.js';

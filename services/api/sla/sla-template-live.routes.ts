@@ -6,7 +6,7 @@
  */
 import { TemplateLiveSla, templateLiveSlaExample } from '../../../schemas/live-sla.schema.js';
 import { canReadTemplate } from '../../control-plane/sla/sla-access.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

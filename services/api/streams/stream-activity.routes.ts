@@ -4,7 +4,7 @@
  */
 import { ACTIVITY_MINUTES, StreamActivity, type StreamActivityModel, StreamActivityQuery } from '../../../schemas/stream-activity.schema.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

@@ -20,7 +20,7 @@ import {
   tailSampledExample,
 } from '../../../schemas/stream-events.schema.js';
 import type { PlatformRight } from '../../control-plane/identity/identity.types.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { json, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

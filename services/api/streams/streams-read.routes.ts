@@ -6,7 +6,7 @@
 import Type from 'typebox';
 import { StreamRead, streamReadExample } from '../../../schemas/stream.schema.js';
 import type { StreamRecord } from '../../control-plane/streams/streams.slice.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { json, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
 import { parseId, problems } from '../route-kit.js';

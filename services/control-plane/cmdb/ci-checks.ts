@@ -1,5 +1,5 @@
 /** Checks shared by the CI commands, each answering one condition of spec 7.1. */
-import { fail, failFields, type IdErrorCode } from '../../runtime/errors.js';
+import { fail, failFields, type IdErrorCode } from '../../../schemas/errors.js';
 import { Level, levelOn, type Subject } from '../rights/ci-rights.js';
 import type { PlatformModel } from '../slices.js';
 import type { CiRecord } from './cmdb.types.js';

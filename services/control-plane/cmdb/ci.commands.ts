@@ -1,7 +1,7 @@
 /** Create, update and delete of CIs (spec 4.1 #6, #7, #8; DESIGN §4a). */
 import type { CiCreateBody, CiUpdateBody } from '../../../schemas/cmdb.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { closeProblemsOfCi } from '../problems/problems.commands.js';
 import type { PlatformCommand } from '../slices.js';
 import {

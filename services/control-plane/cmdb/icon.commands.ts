@@ -1,5 +1,5 @@
 /** Admin commands on uploaded CI type icons; the built-in ones are fixed (icons/built-in-icons.ts). */
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import { findIcon } from './ci-type-icons.js';
 import type { CiTypeIconRecord } from './cmdb.types.js';

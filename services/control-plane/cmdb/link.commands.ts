@@ -1,5 +1,5 @@
 /** Hierarchy (#13, #15) and influence (#14, #16) links; both graphs stay acyclic (DESIGN §4a). */
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import { type Actor, findCi, Level, requireLevel, requireLevelOnNamed, stamp } from './ci-checks.js';
 

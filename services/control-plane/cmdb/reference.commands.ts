@@ -1,7 +1,7 @@
 /** Admin commands on CI types and CMDB systems. */
 import type { CiTypeCreateBody, CiTypePatchBody, CmdbSystemCreateBody } from '../../../schemas/cmdb-reference.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
 import { resolveIcon } from './icon.commands.js';

@@ -1,7 +1,7 @@
 /** Admin commands on users, workgroups, roles and tokens: validate on the model, return changes. */
 import type { RolePutBody, TokenCreateBody, UserCreateBody, UserPatchBody, WorkGroupCreateBody } from '../../../schemas/identity.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { refuseIfOwnsNotifications } from '../notifications/notifications.commands.js';
 import { refuseIfOwnsSlaTemplate } from '../sla/sla-templates.commands.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';

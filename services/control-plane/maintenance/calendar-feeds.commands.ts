@@ -1,6 +1,6 @@
 /** Creating and revoking calendar feeds (issue #17): validate on the model, return changes. */
 import { randomBytes } from 'node:crypto';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { findUser } from '../identity/identity.commands.js';
 import { sha256Hex } from '../identity/tokens.js';
 import type { PlatformCommand } from '../slices.js';

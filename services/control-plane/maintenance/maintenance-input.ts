@@ -5,7 +5,7 @@
  */
 import { checkRecurrence, type RecurrenceInput } from '../../../pipelines/maintenance/recurrence.js';
 import type { MaintenanceCreateBody, MaintenanceUpdateBody, RecurrenceInputBody, ScopeInputBody } from '../../../schemas/maintenance.schema.js';
-import { failFields } from '../../runtime/errors.js';
+import { failFields } from '../../../schemas/errors.js';
 import type { Scope } from './maintenance.types.js';
 
 export interface ScopeItem {

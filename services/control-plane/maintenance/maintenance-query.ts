@@ -3,7 +3,7 @@
  * scalar field and paging. Pure: the route passes the query parameters and the visible modes.
  */
 import type { DateTimeFilterBody, MaintenanceFilterBody } from '../../../schemas/maintenance.schema.js';
-import { failFields } from '../../runtime/errors.js';
+import { failFields } from '../../../schemas/errors.js';
 import type { MaintenanceSlice } from './maintenance.slice.js';
 import { type MaintenanceRecord, type ModeState, modeState } from './maintenance.types.js';
 import { parseDateTime } from './maintenance-input.js';

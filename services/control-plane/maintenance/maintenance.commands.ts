@@ -4,7 +4,7 @@
  * (maintenance-input.ts). Order of the checks: the body (400) ▸ the mode (404) ▸ rights (403)
  * ▸ rules on the mode's state and on the CIs (400).
  */
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';

@@ -8,7 +8,7 @@
  * problems API shows a CI's problems (DESIGN §11), so a notification tells a workgroup nothing
  * its members could not read there.
  */
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { canBasicRead, levelOn } from '../rights/ci-rights.js';
 import type { PlatformModel } from '../slices.js';
 import type { NotificationsActor, PolicyRecord, ReceiverRecord } from './notifications.types.js';

@@ -10,7 +10,7 @@
  * since a policy was saved stays listed and simply matches nothing.
  */
 import { POLICY_DEFAULTS, type PolicyCreateBody, type PolicyPatchBody } from '../../../schemas/notifications.schema.js';
-import { type FieldError, failFields } from '../../runtime/errors.js';
+import { type FieldError, failFields } from '../../../schemas/errors.js';
 import type { PlatformModel } from '../slices.js';
 import { workGroupMayRead } from './notifications-access.js';
 import type { PolicyRecord } from './notifications.types.js';

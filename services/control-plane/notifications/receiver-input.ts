@@ -7,7 +7,7 @@
  */
 import { decodeWebhookSecret } from '../../../pipelines/notifications/formats/webhook.js';
 import { PAGERDUTY_EVENTS_URL, RECEIVER_DEFAULTS, type ReceiverCreateBody, type ReceiverPatchBody, type ReceiverType } from '../../../schemas/notifications.schema.js';
-import { type FieldError, failFields } from '../../runtime/errors.js';
+import { type FieldError, failFields } from '../../../schemas/errors.js';
 import type { ReceiverRecord, SmtpSettings } from './notifications.types.js';
 
 /** The fields each type has besides the common ones. */

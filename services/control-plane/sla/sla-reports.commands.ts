@@ -6,7 +6,7 @@
 import { periodRange } from '../../../pipelines/sla/period-range.js';
 import { publicTemplate } from '../../../schemas/sla-template.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import { parseDateTime } from '../maintenance/maintenance-input.js';
 import type { PlatformCommand } from '../slices.js';
 import { canReadTemplate, type SlaReader } from './sla-access.js';

@@ -11,7 +11,7 @@ import type {
   SlaTemplateCreateBody,
   SlaTemplatePatchBody,
 } from '../../../schemas/sla-template.schema.js';
-import { type FieldError, failFields } from '../../runtime/errors.js';
+import { type FieldError, failFields } from '../../../schemas/errors.js';
 import type { PlatformModel } from '../slices.js';
 
 /** A whole template before checks: a create body, or a stored template with a patch applied. */

@@ -4,7 +4,7 @@
  * deleting a Single template a Multi template still lists.
  */
 import type { SlaTemplateCreateBody, SlaTemplatePatchBody } from '../../../schemas/sla-template.schema.js';
-import { fail } from '../../runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import { ALL_REFS, checkTemplate, patchedDraft } from './sla-template-input.js';
 import type { SlaTemplateRecord } from './sla-templates.slice.js';

@@ -2,7 +2,7 @@
 import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.js';
 import { isTimeZone } from '../../../pipelines/sla/time-zone.js';
 import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
-import { fail, failFields } from '../../runtime/errors.js';
+import { fail, failFields } from '../../../schemas/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { StreamRecord } from './streams.slice.js';
 

@@ -6,7 +6,7 @@
  */
 import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.js';
 import type { TriggerCreateBody, TriggerPatchBody } from '../../../schemas/trigger.schema.js';
-import { type FieldError, fail, failFields } from '../../runtime/errors.js';
+import { type FieldError, fail, failFields } from '../../../schemas/errors.js';
 import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';
 import type { TriggerRecord } from './triggers.slice.js';

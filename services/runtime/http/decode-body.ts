@@ -7,7 +7,7 @@
 
 import { promisify } from 'node:util';
 import { gunzip, inflate, inflateRaw, type ZlibOptions } from 'node:zlib';
-import { fail } from '../errors.js';
+import { fail } from '../../../schemas/errors.js';
 
 export type BodyEncoding = 'identity' | 'gzip' | 'deflate';
 

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ERROR_CATALOGUE, type ErrorCode } from '../error-catalogue.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../../schemas/error-catalogue.js';
 import { STATUS_OF_KIND } from './problem.js';
 
 export function renderErrorCatalogue(): string {
@@ -18,7 +18,7 @@ export function renderErrorCatalogue(): string {
     'missing platform right also carries `right` and `roles`, the roles that grant it (narrowest first).',
     'Codes are part of the API; match on `code`, not on `detail`.',
     '',
-    'Rendered from `services/runtime/error-catalogue.ts` by `npm run docs:errors`; do not edit by hand.',
+    'Rendered from `schemas/error-catalogue.ts` by `npm run docs:errors`; do not edit by hand.',
     '',
     '| code | status | kind | message |',
     '|---|--:|---|---|',

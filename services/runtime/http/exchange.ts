@@ -5,7 +5,7 @@
  * loader gives them) showed in the ingestion profile.
  */
 import type { HttpResponse } from 'uWebSockets.js';
-import { fail, failFields, failLater } from '../errors.js';
+import { fail, failFields, failLater } from '../../../schemas/errors.js';
 import type { AccessFields, Logger } from '../logger.js';
 import { bodyEncodingOf, decodeBody } from './decode-body.js';
 import { problemReply } from './problem.js';

@@ -23,7 +23,7 @@
 import type { TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import { PATTERN_RULES } from '../../../schemas/common.schema.js';
-import type { FieldError } from '../errors.js';
+import type { FieldError } from '../../../schemas/errors.js';
 
 export type Checker = Validator<Record<string, never>, TSchema>;
 

@@ -1,5 +1,5 @@
-import type { ErrorKind } from '../error-catalogue.js';
-import { type AppError, fail, isAppError } from '../errors.js';
+import type { ErrorKind } from '../../../schemas/error-catalogue.js';
+import { type AppError, fail, isAppError } from '../../../schemas/errors.js';
 import type { Logger } from '../logger.js';
 import type { Reply } from './route.js';
 

@@ -28,7 +28,7 @@ import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { type AppError, fail, isAppError } from '../errors.js';
+import { type AppError, fail, isAppError } from '../../../schemas/errors.js';
 import { type AddressPolicy, checkAddress } from './address-policy.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;

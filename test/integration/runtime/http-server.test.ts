@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import t, { type Test } from 'tap';
 import Type from 'typebox';
-import { fail } from '../../../services/runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { json, type Route } from '../../../services/runtime/http/route.js';
 import { createHttpServer, type HttpServer } from '../../../services/runtime/http/server.js';

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { type AppError, isAppError } from '../../../services/runtime/errors.js';
+import { type AppError, isAppError } from '../../../schemas/errors.js';
 import { problemReply } from '../../../services/runtime/http/problem.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { createAddressPolicy, parseAllowNetworks } from '../../../services/runtime/outbound/address-policy.js';

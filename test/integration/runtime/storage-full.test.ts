@@ -15,7 +15,7 @@ import { openLmdbJournal } from '../../../services/runtime/adapters/journal/lmdb
 import { openRedisJournal } from '../../../services/runtime/adapters/journal/redis.adapter.js';
 import { openLmdbKeyedStore } from '../../../services/runtime/adapters/keyed/lmdb.adapter.js';
 import { guardAnalytics, guardBus, guardJournal, guardKeyedStore } from '../../../services/runtime/adapters/storage-guard.js';
-import { type AppError, isAppError } from '../../../services/runtime/errors.js';
+import { type AppError, isAppError } from '../../../schemas/errors.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { createStorageHealth } from '../../../services/runtime/storage-health.js';
 import { missingServices, startRedis } from '../../support/services.js';

@@ -13,7 +13,7 @@ import { createControlModel } from '../../../services/control-plane/slices.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
 import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
 import { runMigrations } from '../../../services/runtime/adapters/analytics/migrations.js';
-import { AppError } from '../../../services/runtime/errors.js';
+import { AppError } from '../../../schemas/errors.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { ciRecord } from '../../unit/maintenance/model-fixture.js';

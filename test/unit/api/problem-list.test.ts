@@ -14,7 +14,7 @@ import { factsOf, type RowFacts } from '../../../services/api/problems/problem-i
 import { afterCursor, compareProblems, cursorOf, matchesProblem, tagMatches } from '../../../services/api/problems/problem-match.js';
 import { type ProblemScope, resolveScope } from '../../../services/api/problems/problem-scope.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
-import { messageOf } from '../../../services/runtime/errors.js';
+import { messageOf } from '../../../schemas/errors.js';
 import { buildModel, H, modeRecord, T0 } from '../maintenance/model-fixture.js';
 
 const MIN = 60_000;

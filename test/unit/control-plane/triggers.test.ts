@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import type { TriggerCreateBody } from '../../../schemas/trigger.schema.js';
 import { createControlModel, type PlatformCommand, type PlatformModel } from '../../../services/control-plane/slices.js';
 import { createTrigger, deleteTrigger, patchTrigger } from '../../../services/control-plane/triggers/triggers.commands.js';
-import { AppError } from '../../../services/runtime/errors.js';
+import { AppError } from '../../../schemas/errors.js';
 
 const NOW = '2026-05-04T09:00:00.000Z';
 

@@ -8,7 +8,7 @@ import t from 'tap';
 import { handOver, type ReceiverDeps } from '../../../services/ingress/hand-over.js';
 import type { MicroBatcher } from '../../../services/ingress/micro-batcher.js';
 import { BusUnavailableError } from '../../../services/runtime/adapters/bus/bus.port.js';
-import { type AppError, failLater, isAppError } from '../../../services/runtime/errors.js';
+import { type AppError, failLater, isAppError } from '../../../schemas/errors.js';
 import { storageFull } from '../../../services/runtime/storage-full.js';
 
 function depsWith(refusal: unknown, disk?: () => AppError | undefined): { deps: ReceiverDeps; added: () => number } {

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { parseDateTime, readFullBody, readPatchBody } from '../../../services/control-plane/maintenance/maintenance-input.js';
 import { parseListQuery, searchMatcher } from '../../../services/control-plane/maintenance/maintenance-query.js';
-import { isAppError } from '../../../services/runtime/errors.js';
+import { isAppError } from '../../../schemas/errors.js';
 import { modeRecord, T0 } from './model-fixture.js';
 
 const failure = (fn: () => unknown): { kind: string; detail: string; path: string | undefined } => {

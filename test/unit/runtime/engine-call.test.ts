@@ -11,7 +11,7 @@ import { createChdbStore } from '../../../services/runtime/adapters/analytics/ch
 import { BusUnavailableError } from '../../../services/runtime/adapters/bus/bus.port.js';
 import { isTransient } from '../../../services/runtime/consumer-edge.js';
 import { analyticsThroughEngineCalls, clickhouseCode, engineCall, engineFailure } from '../../../services/runtime/engine-call.js';
-import { fail } from '../../../services/runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { createLogger } from '../../../services/runtime/logger.js';
 
 const failureOf = async (call: () => Promise<unknown>): Promise<unknown> => {

@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { ERROR_CATALOGUE, ERROR_KINDS } from '../../../services/runtime/error-catalogue.js';
-import { fail, failFields, failLater } from '../../../services/runtime/errors.js';
+import { ERROR_CATALOGUE, ERROR_KINDS } from '../../../schemas/error-catalogue.js';
+import { fail, failFields, failLater } from '../../../schemas/errors.js';
 import { ERROR_DOCS_PATH, renderErrorCatalogue } from '../../../services/runtime/http/error-docs.js';
 import { problemReply, STATUS_OF_KIND } from '../../../services/runtime/http/problem.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
@@ -21,7 +21,7 @@ const sources = (dir: string): Array<{ path: string; text: string }> =>
       const path = join(e.parentPath, e.name);
       return { path: path.slice(root.length), text: readFileSync(path, 'utf8') };
     });
-const code = [...sources('services'), ...sources('pipelines')];
+const code = [...sources('services'), ...sources('pipelines'), ...sources('schemas')];
 
 t.test('docs/errors.md is the catalogue as rendered (npm run docs:errors)', async (t) => {
   t.equal(readFileSync(ERROR_DOCS_PATH, 'utf8'), renderErrorCatalogue());
@@ -34,7 +34,7 @@ t.test('every code of the catalogue is raised somewhere', async (t) => {
 });
 
 t.test('no error is built past the catalogue: AppError is made only by fail/failFields/failLater', async (t) => {
-  const outside = code.filter((f) => !f.path.endsWith('runtime/errors.ts') && /new AppError\(/.test(f.text)).map((f) => f.path);
+  const outside = code.filter((f) => !f.path.endsWith('schemas/errors.ts') && /new AppError\(/.test(f.text)).map((f) => f.path);
   t.same(outside, []);
 });
 

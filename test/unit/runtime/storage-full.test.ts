@@ -4,7 +4,7 @@
  */
 import { ClickHouseError } from '@clickhouse/client';
 import t from 'tap';
-import { fail } from '../../../services/runtime/errors.js';
+import { fail } from '../../../schemas/errors.js';
 import { problemReply } from '../../../services/runtime/http/problem.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
 import { lmdbCommitError, STORAGE_FULL_RETRY_AFTER_SECONDS, storageFull, storageFullReason } from '../../../services/runtime/storage-full.js';

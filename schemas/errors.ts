@@ -3,7 +3,7 @@
  * (error-catalogue.ts) and the values its message names; the HTTP edge (http/problem.ts) alone
  * turns them into statuses and problem+json. A code outside the catalogue does not type-check.
  */
-import type { Problem } from '../../schemas/problem.schema.js';
+import type { Problem } from './problem.schema.js';
 import { ERROR_CATALOGUE, type ErrorCode, type ErrorKind } from './error-catalogue.js';
 
 export type { ErrorCode, ErrorKind } from './error-catalogue.js';
