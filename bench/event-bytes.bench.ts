@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { allPartNames } from '../services/parts.js';
+import { parts } from '../services/parts.js';
 import { startPlatform } from '../services/platform.js';
 import { RECORDS_STREAM } from '../services/runtime/bus-streams.js';
 import { loadConfig } from '../services/runtime/config.js';
@@ -63,7 +63,7 @@ const load = loadavg();
 const dataDir = mkdtempSync(join(tmpdir(), 'ops-bench-bytes-'));
 const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn', OPS_MIN_FREE_DISK: '0' });
 config.port = 0;
-const platform = await startPlatform(config, allPartNames, { logger: createLogger('warn', process.stderr) });
+const platform = await startPlatform(config, parts, { logger: createLogger('warn', process.stderr) });
 try {
   const base = `http://127.0.0.1:${platform.port}`;
   const created = await fetch(`${base}/api/admin/v1/streams`, {

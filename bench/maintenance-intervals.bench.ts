@@ -21,7 +21,7 @@ import type { MaintenanceRecord, RecurrenceRecord, ScopeEntryRecord } from '../s
 import { type Interval, maintenanceIntervals, mergeIntervals, recurringOf } from '../services/control-plane/maintenance/maintenance-coverage.js';
 import type { PlatformModel } from '../services/control-plane/slices.js';
 import { seededRandom as random } from '../test/support/random.js';
-import { buildModel, H, T0 } from '../test/unit/maintenance/model-fixture.js';
+import { buildModel, H, T0 } from '../test/support/model-fixture.js';
 import { machineDescription, writeResultFile } from './support/report.js';
 
 const CI_COUNT = 20_000;

@@ -31,12 +31,13 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { clickhouseDateTime } from '../pipelines/records/timestamps.js';
 import type { CiRecord } from '../services/control-plane/cmdb/cmdb.types.js';
-import { allPartNames } from '../services/parts.js';
+import { parts } from '../services/parts.js';
 import { type Platform, startPlatform } from '../services/platform.js';
 import { loadConfig } from '../services/runtime/config.js';
 import { createLogger } from '../services/runtime/logger.js';
 import { seededRandom as random } from '../test/support/random.js';
 import { machineDescription, median, writeResultFile } from './support/report.js';
+import { PROBLEMS, type ProblemRow } from '../schemas/tables/problems.table.js';
 
 const SCALES: Record<string, { cis: number; perCi: number; okTargetS: number }> = {
   '1x': { cis: 10_000, perCi: 100, okTargetS: 1.5 },
@@ -83,7 +84,7 @@ const logSink = new Writable({
 async function start(dataDir: string, threads: number): Promise<{ platform: Platform; base: string }> {
   const config = loadConfig({ OPS_PORT: '1', OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: TOKEN, OPS_SLA_THREADS: String(threads), LOG_LEVEL: 'info' });
   config.port = 0;
-  const platform = await startPlatform(config, allPartNames, { logger: createLogger('info', logSink) });
+  const platform = await startPlatform(config, parts, { logger: createLogger('info', logSink) });
   const base = `http://127.0.0.1:${platform.port}`;
   if (platform.controlPlane.model.slices.cmdb.cis.size > 0) {
     const id = platform.controlPlane.model.slices.cmdb.cis.keys().next().value!;
@@ -168,10 +169,10 @@ async function seed(platform: Platform, base: string, ciCount: number, perCi: nu
           with_maintenance: 0,
           version: 1,
           is_deleted: 0,
-        })}\n`;
+        } satisfies Omit<ProblemRow, 'acknowledged' | 'comments_count'>)}\n`;
       }
     }
-    await platform.engines.analytics.insert('problems', Buffer.from(lines));
+    await platform.engines.analytics.insert(PROBLEMS.name, Buffer.from(lines));
   }
   const template = await api(base, 'POST', '/api/admin/v1/sla/templates', {
     type: 'Single',

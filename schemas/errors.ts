@@ -69,21 +69,22 @@ export class AppError extends Error {
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
 /** The message of `code` with its `{name}`s filled. */
-export function messageOf(code: ErrorCode, params: Readonly<Record<string, string | number>> = {}): string {
-  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+export function messageOf(code: ErrorCode, params: object = {}): string {
+  const values: ReadonlyMap<string, unknown> = new Map(Object.entries(params));
+  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (_, name: string) => String(values.get(name) ?? `{${name}}`));
 }
 
 /** The error of `code` (throw it): `fail('ci.not_found', { what: 'CI', id })`. */
 export function fail<C extends ErrorCode>(code: C, ...[params]: ParamsArg<C>): AppError {
-  return new AppError(code, messageOf(code, params as Readonly<Record<string, string | number>> | undefined));
+  return new AppError(code, messageOf(code, params));
 }
 
 /** As fail, with the offending fields listed. */
 export function failFields<C extends ErrorCode>(code: C, fields: FieldError[], ...[params]: ParamsArg<C>): AppError {
-  return new AppError(code, messageOf(code, params as Readonly<Record<string, string | number>> | undefined), fields);
+  return new AppError(code, messageOf(code, params), fields);
 }
 
 /** The store or bus cannot take it now: `unavailable` kinds carry when to retry. */
 export function failLater<C extends ErrorCode>(code: C, retryAfterSeconds: number, ...[params]: ParamsArg<C>): AppError {
-  return new AppError(code, messageOf(code, params as Readonly<Record<string, string | number>> | undefined), undefined, { 'Retry-After': String(retryAfterSeconds) });
+  return new AppError(code, messageOf(code, params), undefined, { 'Retry-After': String(retryAfterSeconds) });
 }

@@ -1,6 +1,6 @@
 /** `npm start`: the whole platform in one process (embedded engines unless the environment names servers). */
 
-import { allPartNames } from './parts.js';
-import { runService } from './runtime/main.js';
+import { parts } from './parts.js';
+import { runService } from './run-service.js';
 
-await runService('platform', allPartNames);
+await runService('platform', parts, 'whole');

@@ -4,10 +4,8 @@ import { apiPart } from './api/api.part.js';
 import { eventWorkerPart } from './event-worker/event-worker.part.js';
 import { ingressPart } from './ingress/ingress.part.js';
 import { dispatcherPart } from './notifications/dispatcher.part.js';
-import type { Part } from './platform.js';
+import type { Part, PartName } from './part.js';
 import { slaWorkerPart } from './sla-worker/sla-worker.part.js';
-
-export type PartName = 'api' | 'ingress' | 'event-worker' | 'sla-worker' | 'notifications';
 
 export const allPartNames: readonly PartName[] = ['api', 'ingress', 'event-worker', 'sla-worker', 'notifications'];
 
@@ -19,3 +17,8 @@ export const allPartNames: readonly PartName[] = ['api', 'ingress', 'event-worke
  * changes the worker's last groups publish are still turned into notification events.
  */
 export const parts: readonly Part[] = [slaWorkerPart, dispatcherPart, eventWorkerPart, ingressPart, apiPart];
+
+/** The parts of these names, in start order; `replace` swaps a part for another of its name (tests inject faults this way). */
+export function partsNamed(names: readonly PartName[], replace: readonly Part[] = []): Part[] {
+  return parts.filter((p) => names.includes(p.name)).map((p) => replace.find((o) => o.name === p.name) ?? p);
+}

@@ -1,49 +1,30 @@
 /**
- * Composes one process from parts (api, ingress, event worker, SLA worker) over the engines the
- * configuration names. `npm start` runs every part in one process; each `services/<part>/main.ts`
- * runs one. Integration tests start it in-process on port 0.
+ * The composition root: one process from the parts it is handed (parts.ts names them), over the
+ * engines the configuration names. `npm start` runs every part in one process; each
+ * `services/<part>/main.ts` runs one (run-service.ts). Integration tests start it in-process on
+ * port 0.
  */
 import { readFileSync } from 'node:fs';
-import { systemRoutes } from './api/system.routes.js';
-import { type ControlPlane, startControlPlane } from './control-plane/control-plane.js';
-import { createControlModel, type PlatformModel } from './control-plane/slices.js';
-import { parts as allParts, type PartName } from './parts.js';
+import { systemRoutes } from './runtime/http/system.routes.js';
+import { startControlPlane } from './control-plane/control-plane.js';
+import { createControlModel } from './control-plane/slices.js';
+import type { Part, PlatformContext } from './part.js';
 import { runMigrations } from './runtime/adapters/analytics/migrations.js';
 import { applyRetention } from './runtime/adapters/analytics/retention.js';
 import { tableBytesRefresher } from './runtime/adapters/analytics/table-bytes.js';
 import type { Config } from './runtime/config.js';
-import { type DiskWatch, startDiskWatch } from './runtime/disk-watch.js';
+import { startDiskWatch } from './runtime/disk-watch.js';
 import { NOTIFICATIONS_ROUTE_DURABLE, NOTIFICATIONS_STREAM } from './runtime/bus-streams.js';
-import { type Engines, guardEngines, localEngines, openEngines } from './runtime/engines.js';
+import { guardEngines, localEngines, openEngines } from './runtime/engines.js';
 import type { LogOutputStats } from './runtime/log-destination.js';
 import { createStorageHealth } from './runtime/storage-health.js';
 import { logOutputRefresher } from './runtime/storage-metrics.js';
 import { lowerHelperThreads } from './runtime/thread-priority.js';
-import { createMetrics, type Metrics } from './runtime/http/metrics.js';
+import { createMetrics } from './runtime/http/metrics.js';
 import type { Route } from './runtime/http/route.js';
 import { createHttpServer, type HttpServer } from './runtime/http/server.js';
-import { createLifecycle, type Lifecycle } from './runtime/lifecycle.js';
+import { createLifecycle } from './runtime/lifecycle.js';
 import type { Logger } from './runtime/logger.js';
-
-export interface PlatformContext {
-  config: Config;
-  logger: Logger;
-  metrics: Metrics;
-  engines: Engines;
-  controlPlane: ControlPlane<PlatformModel>;
-  lifecycle: Lifecycle;
-  /** Milliseconds since the epoch; injected so tests control time. */
-  now: () => number;
-  /** The data directory's free space; absent when no embedded engine keeps its data there. */
-  disk: DiskWatch | undefined;
-}
-
-/** A piece of the platform that can run in any process. */
-export interface Part {
-  name: PartName;
-  /** Starts background work (consumers...), registers how to stop it, and returns its routes. */
-  start(ctx: PlatformContext): Promise<Route[]>;
-}
 
 export interface Platform extends PlatformContext {
   port: number;
@@ -56,13 +37,12 @@ const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.
 export interface PlatformDeps {
   logger: Logger;
   now?: () => number;
-  /** Replaces parts by name (tests inject faults this way). */
-  parts?: readonly Part[];
   /** The logger's output, whose failed writes /metrics counts (log-destination.ts). */
   logOutput?: { stats(): LogOutputStats };
 }
 
-export async function startPlatform(config: Config, names: readonly PartName[], deps: PlatformDeps): Promise<Platform> {
+/** `parts`: in start order (parts.ts `partsNamed`); they stop in reverse. */
+export async function startPlatform(config: Config, parts: readonly Part[], deps: PlatformDeps): Promise<Platform> {
   const { logger } = deps;
   const now = deps.now ?? Date.now;
   const lifecycle = createLifecycle({ logger, stepTimeoutMs: config.shutdownTimeoutMs });
@@ -101,11 +81,10 @@ export async function startPlatform(config: Config, names: readonly PartName[], 
     lifecycle.onStop('control plane', () => controlPlane.stop());
 
     const ctx: PlatformContext = { config, logger, metrics, engines, controlPlane, lifecycle, now, disk };
-    const selected = allParts.filter((p) => names.includes(p.name)).map((p) => deps.parts?.find((o) => o.name === p.name) ?? p);
     // Consumers start before the listener so that, at stop, the listener closes and drains first
     // while the consumers still ack what the in-flight requests wait for.
     const routes: Route[] = [];
-    for (const part of selected) routes.push(...(await part.start(ctx)));
+    for (const part of parts) routes.push(...(await part.start(ctx)));
 
     const http = createHttpServer({ host: config.host, port: config.port, maxBodyBytes: config.maxBodyBytes }, { logger, metrics });
     http.add(

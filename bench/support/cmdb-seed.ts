@@ -10,7 +10,7 @@
  * Environment: OPS_DATA_DIR, LOG_LEVEL (default `warn`; logs go to stderr).
  */
 import { pino } from 'pino';
-import { allPartNames } from '../../services/parts.js';
+import { parts } from '../../services/parts.js';
 import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
@@ -31,7 +31,7 @@ config.port = 0;
 const logger = createLogger(config.logLevel, pino.destination(2));
 
 try {
-  const platform = await startPlatform(config, allPartNames, { logger });
+  const platform = await startPlatform(config, parts, { logger });
   const admin = adminApi(`http://127.0.0.1:${platform.port}`, BENCH_ADMIN_TOKEN);
 
   const me = await admin('GET', '/api/admin/v1/me');

@@ -18,7 +18,7 @@
 import { recurrenceRecord } from '../../services/control-plane/maintenance/maintenance.commands.js';
 import type { MaintenanceRecord, ScopeEntryRecord } from '../../services/control-plane/maintenance/maintenance.types.js';
 import type { JournalChange } from '../../services/runtime/adapters/journal/journal.port.js';
-import { localToUtc, utcToLocal } from '../../pipelines/sla/time-zone.js';
+import { localToUtc, utcToLocal } from '../../pipelines/time/time-zone.js';
 import { seededRandom } from '../../test/support/random.js';
 import { CONSOLE_CI_COUNT } from './console-dataset.js';
 

@@ -7,6 +7,7 @@
  * on stdout and exits; logs go to stderr; stdin is detached (chDB would read it).
  */
 import { pino } from 'pino';
+import { apiPart } from '../../services/api/api.part.js';
 import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
@@ -25,7 +26,7 @@ export interface Part2SeedInfo extends ModeSummary {
 const COMMIT = 2_000;
 const config = loadConfig({ ...process.env, OPS_HOST: '127.0.0.1', OPS_ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' });
 config.port = 0;
-const platform = await startPlatform(config, ['api'], { logger: createLogger(config.logLevel, pino.destination(2)) });
+const platform = await startPlatform(config, [apiPart], { logger: createLogger(config.logLevel, pino.destination(2)) });
 
 try {
   const started = performance.now();

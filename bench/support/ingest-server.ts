@@ -8,7 +8,7 @@
  * which the orchestrator creates and removes (see ingest.bench.ts on why not here).
  */
 import { pino } from 'pino';
-import { allPartNames } from '../../services/parts.js';
+import { parts } from '../../services/parts.js';
 import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
@@ -22,7 +22,7 @@ if (!dataDir) throw new Error('OPS_DATA_DIR names the data directory the orchest
 const config = loadConfig({ ...process.env, OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: TOKEN, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' });
 config.port = 0;
 // Logs go to stderr: stdout carries the answers to the orchestrator.
-const platform = await startPlatform(config, allPartNames, { logger: createLogger(config.logLevel, pino.destination(2)) });
+const platform = await startPlatform(config, parts, { logger: createLogger(config.logLevel, pino.destination(2)) });
 const createStream = async (name: string): Promise<{ id: number; key: string }> => {
   const created = await fetch(`http://127.0.0.1:${platform.port}/api/admin/v1/streams`, {
     method: 'POST',

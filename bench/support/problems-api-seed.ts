@@ -18,6 +18,7 @@
  */
 import { adminApi } from './admin-api.js';
 import { pino } from 'pino';
+import { apiPart } from '../../services/api/api.part.js';
 import { startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
@@ -53,7 +54,7 @@ export interface SeedInfo {
 const spec = JSON.parse(process.env['SEED_SPEC'] ?? '{}') as SeedSpec;
 const config = loadConfig({ ...process.env, OPS_HOST: '127.0.0.1', OPS_ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' });
 config.port = 0;
-const platform = await startPlatform(config, ['api'], { logger: createLogger(config.logLevel, pino.destination(2)) });
+const platform = await startPlatform(config, [apiPart], { logger: createLogger(config.logLevel, pino.destination(2)) });
 const { analytics } = platform.engines;
 const seconds = (since: number): number => Math.round((performance.now() - since) / 100) / 10;
 

@@ -13,7 +13,8 @@
  * Commands do not come on stdin: an embedded chDB would read it (services/runtime/stdin.ts).
  */
 import { pino } from 'pino';
-import { allPartNames, type PartName } from '../../services/parts.js';
+import type { PartName } from '../../services/part.js';
+import { allPartNames, partsNamed } from '../../services/parts.js';
 import { startPlatform } from '../../services/platform.js';
 import { HITS_STREAM } from '../../services/runtime/bus-streams.js';
 import { loadConfig } from '../../services/runtime/config.js';
@@ -30,7 +31,7 @@ const parts = (process.env['BENCH_PARTS'] ? process.env['BENCH_PARTS'].split(','
 const config = loadConfig({ ...process.env, OPS_HOST: '127.0.0.1', OPS_DATA_DIR: dataDir, OPS_ADMIN_TOKEN: BENCH_ADMIN_TOKEN, LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn' });
 config.port = 0;
 // Logs go to stderr: stdout carries the answers to the orchestrator.
-const platform = await startPlatform(config, parts, { logger: createLogger(config.logLevel, pino.destination(2)) });
+const platform = await startPlatform(config, partsNamed(parts), { logger: createLogger(config.logLevel, pino.destination(2)) });
 const { analytics, bus, journal } = platform.engines;
 // So that this process's bus statistics include the hits (a process without an event worker
 // does not declare that stream otherwise); the same spec as the event worker's.

@@ -37,25 +37,13 @@
  * - Lines end in CRLF and are folded at 75 octets, never inside a UTF-8 sequence.
  */
 import ICAL from 'ical.js';
-import type { Interval } from '../sla/sla.types.js';
-import { DAY_MS } from '../sla/time-zone.js';
+import type { Interval } from '../time/interval-ops.js';
+import { DAY_MS } from '../time/time-zone.js';
 import { recurringEvents } from './calendar-series.js';
 import { describe, utcTime } from './calendar-vevent.js';
-import { compileRecurrence, type RecurrenceInput } from './recurrence.js';
+import type { CalendarEvent } from './calendar-event.js';
+import { compileRecurrence } from './recurrence.js';
 import { buildVtimezone } from './vtimezone.js';
-
-export interface CalendarEvent {
-  uid: string;
-  title: string;
-  description?: string;
-  /** The (first) occurrence, epoch ms. */
-  start: number;
-  end: number;
-  recurrence?: RecurrenceInput;
-  canceled?: boolean;
-  updatedAt: number;
-  url?: string;
-}
 
 export interface CalendarOptions {
   /** The calendar's name (X-WR-CALNAME). */

@@ -34,9 +34,9 @@
  *   days (an hour off at most, on those days only).
  */
 import ICAL from 'ical.js';
-import type { Interval } from '../sla/sla.types.js';
-import { DAY_MS, isoDate, wallToUtc } from '../sla/time-zone.js';
-import type { CalendarEvent } from './calendar-ics.js';
+import type { Interval } from '../time/interval-ops.js';
+import { DAY_MS, isoDate, wallToUtc } from '../time/time-zone.js';
+import type { CalendarEvent } from './calendar-event.js';
 import { addTime, describe, utcStamp, utcTime, wallInstants, wallReadings } from './calendar-vevent.js';
 import { formatRule, LAST_DAY } from './recurrence-rule.js';
 import { type Instance, MAX_OCCURRENCE_MS, type RecurringSeries } from './recurrence.js';

@@ -3,8 +3,8 @@
  * every reader takes the same instant from them (calendar-ics.ts, calendar-series.ts).
  */
 import ICAL from 'ical.js';
-import { DAY_MS } from '../sla/time-zone.js';
-import type { CalendarEvent } from './calendar-ics.js';
+import { DAY_MS } from '../time/time-zone.js';
+import type { CalendarEvent } from './calendar-event.js';
 import { floatingTime } from './vtimezone.js';
 import { offsetAt } from './zone-changes.js';
 

@@ -3,7 +3,7 @@
  * Pure, and they never throw.
  */
 import type { FieldError } from '../../schemas/errors.js';
-import { DAY_MS, isTimeZone, isoDate, toWallClockMs } from '../sla/time-zone.js';
+import { DAY_MS, isTimeZone, isoDate, toWallClockMs } from '../time/time-zone.js';
 import { LAST_DAY, parseLocalDate, parseRule, type Rule, ruleDates, weekdayCode, weekdayOf } from './recurrence-rule.js';
 
 /** A recurrence as a mode carries it (issue #17). */

@@ -18,7 +18,7 @@
  * drops what it gives there.
  */
 import ICAL from 'ical.js';
-import { DAY_MS } from '../sla/time-zone.js';
+import { DAY_MS } from '../time/time-zone.js';
 
 export type Frequency = 'DAILY' | 'WEEKLY' | 'MONTHLY';
 

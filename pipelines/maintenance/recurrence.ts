@@ -39,8 +39,8 @@
  * year 2100 costs what next year costs); a warm query is two binary searches. Nothing is expanded
  * past 9999-12-31.
  */
-import type { Interval } from '../sla/sla.types.js';
-import { DAY_MS, toWallClockMs, wallToUtc } from '../sla/time-zone.js';
+import type { Interval } from '../time/interval-ops.js';
+import { DAY_MS, toWallClockMs, wallToUtc } from '../time/time-zone.js';
 import { zoneClock, type ZoneClock } from './zone-clock.js';
 import { LAST_DAY, MAX_EMPTY_YEARS, parseLocalDate, parseRule, ruleDates, yearOfDay, type DateVisitor, type Rule } from './recurrence-rule.js';
 import type { RecurrenceInput } from './recurrence-check.js';

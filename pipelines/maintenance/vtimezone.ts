@@ -11,7 +11,7 @@
  *   for the following years, those two observances carry the yearly RRULE.
  */
 import ICAL from 'ical.js';
-import { DAY_MS, fromWallClockMs, type OffsetSpan } from '../sla/time-zone.js';
+import { DAY_MS, fromWallClockMs, type OffsetSpan } from '../time/time-zone.js';
 import { dayOf, weekdayCode, weekdayOf } from './recurrence-rule.js';
 import { zoneSpans } from './zone-clock.js';
 

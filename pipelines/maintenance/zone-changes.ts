@@ -6,7 +6,7 @@
  * fetch and series; the offsets of a scanned year are then table look-ups, not Intl calls (the
  * occurrences written out lie near the changes of scanned years).
  */
-import { DAY_MS, type OffsetSpan, zoneOffsetMs } from '../sla/time-zone.js';
+import { DAY_MS, type OffsetSpan, zoneOffsetMs } from '../time/time-zone.js';
 import { zoneSpans } from './zone-clock.js';
 
 /** Years kept, by zone: a memo of a pure function, dropped whole when full. */

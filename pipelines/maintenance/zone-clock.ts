@@ -7,7 +7,7 @@
  * time-zone.ts's offsetSpans over that day alone: time-zone.ts assumes a zone changes its offset
  * at most once in two days, so a daily sample sees every change.
  */
-import { DAY_MS, offsetSpans, wallToUtcBy, zoneOffsetMs, type OffsetSpan } from '../sla/time-zone.js';
+import { DAY_MS, offsetSpans, wallToUtcBy, zoneOffsetMs, type OffsetSpan } from '../time/time-zone.js';
 
 /** The zone's offset spans covering [from, to), like offsetSpans, in about (to − from) / 1 day Intl calls. */
 export function zoneSpans(timeZone: string, from: number, to: number): OffsetSpan[] {

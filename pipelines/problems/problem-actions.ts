@@ -4,6 +4,7 @@
  * like a hit, so a key's changes stay serial; the owner applies it to the key's state (see
  * key-state.ts `applyToKey`) and answers whether it took it.
  */
+import type { ProblemActionTableRow } from '../../schemas/tables/problem-actions.table.js';
 
 export type ProblemActionKind = 'acknowledge' | 'unacknowledge' | 'comment' | 'resolve';
 
@@ -55,17 +56,8 @@ export const manualResolveHitId = (actionId: string): string => `manual:${action
 /** An action only an open problem takes. */
 export const needsOpen = (kind: ProblemActionKind): boolean => kind !== 'comment';
 
-/** A row of `problem_actions` (0006_problem_lifecycle.sql). */
-export interface ProblemActionRow {
-  problem_id: string;
-  at: string;
-  action_id: string;
-  kind: ProblemActionKind;
-  ci_id: number;
-  by_id: number;
-  by_name: string;
-  text: string;
-}
+/** A row of `problem_actions` (schemas/tables/problem-actions.table.ts), of a known kind. */
+export type ProblemActionRow = ProblemActionTableRow & { kind: ProblemActionKind };
 
 export const actionRow = (action: ProblemAction, at: (ms: number) => string): ProblemActionRow => ({
   problem_id: action.problemId,

@@ -1,31 +1,15 @@
 /**
- * Problem rows for the `problems` table (0002_problems.sql), from a key's problems and what the
- * platform knows of its trigger and CI. Pure: maintenance coverage is asked through a function.
+ * Problem rows for the `problems` table (its shape: schemas/tables/problems.table.ts), from a
+ * key's problems and what the platform knows of its trigger and CI. Pure: maintenance coverage is
+ * asked through a function.
  */
+import type { ProblemRow } from '../../schemas/tables/problems.table.js';
 import { clickhouseDateTime } from '../records/timestamps.js';
 import { NO_NOTES, type ProblemNotes } from './problem-actions.js';
 import type { IncidentRef, ProblemSpan } from './problem-timeline.js';
 
-export interface ProblemRow {
-  id: string;
-  trigger_id: number;
-  trigger_name: string;
-  ci_id: number;
-  date_start: string;
-  date_end: string | null;
-  last_event_at: string;
-  priority: number;
-  tags: string;
-  incidents: string;
-  influence_value: number;
-  influence_max: number;
-  with_maintenance: number;
-  /** JSON of the acknowledgement ({by, byName, at, comment}, `at` ISO), '' when none. */
-  acknowledged: string;
-  comments_count: number;
-  version: number;
-  is_deleted: number;
-}
+/** The row of `problems` (schemas/tables/problems.table.ts) this module builds. */
+export type { ProblemRow };
 
 export interface RowContext {
   triggerId: number;

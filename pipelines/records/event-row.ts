@@ -1,7 +1,12 @@
 /**
- * Event and dead-letter rows (DESIGN §6) as JSONEachRow lines. Ids are derived from the batch
- * id and the record's position, so a redelivered batch yields the very same rows.
+ * Event and dead-letter rows (DESIGN §6) as JSONEachRow lines, for the tables of
+ * schemas/tables/events.table.ts and dead-letters.table.ts: each line begins with the fields of
+ * the table's row head, in its order (services/event-worker/unstored-rows.ts reads them so). Ids
+ * are derived from the batch id and the record's position, so a redelivered batch yields the very
+ * same rows.
  */
+import { DEAD_LETTER_ROW_HEAD, type DeadLetterRow } from '../../schemas/tables/dead-letters.table.js';
+import { EVENT_ROW_HEAD } from '../../schemas/tables/events.table.js';
 import type { IncomingRecord } from './envelope.js';
 import { clickhouseDateTime } from './timestamps.js';
 
@@ -34,6 +39,8 @@ function payloadField(payload: string): string {
  */
 export const retentionField = (days: number | undefined): string => (days === undefined ? '' : `,"retention_days":${days}`);
 
+const [ID, STREAM_ID, TS] = EVENT_ROW_HEAD;
+
 /**
  * One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form; `payload` is JSON
  * text; `retention` is retentionField(...).
@@ -50,17 +57,14 @@ export function eventRowLine(
   retention = '',
 ): string {
   return (
-    `{"id":"${prefix}${index.toString(16).padStart(8, '0')}","stream_id":${streamId},"ts":"${ts}","received_at":"${receivedAt}",` +
+    `{"${ID}":"${prefix}${index.toString(16).padStart(8, '0')}","${STREAM_ID}":${streamId},"${TS}":"${ts}","received_at":"${receivedAt}",` +
     `"route":${routeJson},"labels":${labelsJson}${retention},"payload":${payloadField(payload)}}`
   );
 }
 
 export function deadLetterRow(batchId: string, streamId: number, record: IncomingRecord, reason: string): string {
-  return JSON.stringify({
-    id: recordId(batchId, record.index),
-    stream_id: streamId,
-    received_at: clickhouseDateTime(record.receivedAt),
-    reason,
-    payload: record.raw,
-  });
+  const [id, stream, date] = DEAD_LETTER_ROW_HEAD;
+  // The head first, in its order (JSON.stringify keeps the keys' order).
+  const row: DeadLetterRow = { [id]: recordId(batchId, record.index), [stream]: streamId, [date]: clickhouseDateTime(record.receivedAt), reason, payload: record.raw };
+  return JSON.stringify(row);
 }

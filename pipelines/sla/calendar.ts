@@ -13,12 +13,12 @@
  *   4 real hours, 02:00–02:30 is 02:00–02:30 CEST plus 02:00–02:30 CET.
  * - A holiday (`YYYY-MM-DD`, local date) is unattended from its local midnight to the next.
  * The wall-clock hours are laid out day by day, then mapped to UTC through each stretch of
- * constant offset (time-zone.ts offsetSpans): no per-minute work, a handful of Intl calls per day.
+ * constant offset (pipelines/time/time-zone.ts offsetSpans): no per-minute work, a handful of Intl calls per day.
  */
 
-import { complementIntervals, intersectIntervals, mergeIntervals } from './interval-ops.js';
+import { complementIntervals, intersectIntervals, mergeIntervals } from '../time/interval-ops.js';
 import type { Interval, WorkingCalendar } from './sla.types.js';
-import { DAY_MS, isoDate, isoWeekday, offsetSpans, parseClock, startOfWallDay } from './time-zone.js';
+import { DAY_MS, isoDate, isoWeekday, offsetSpans, parseClock, startOfWallDay } from '../time/time-zone.js';
 
 interface DayHours {
   /** Minutes from local midnight. */

@@ -20,7 +20,7 @@
  * Cost: O(p log p + u + m) for p problems, u unattended and m maintenance intervals.
  */
 
-import { totalLength, unionIntervals } from './interval-ops.js';
+import { totalLength, unionIntervals } from '../time/interval-ops.js';
 import { maxWeightSegments, type WeightedInterval } from './max-weight-sweep.js';
 import type { Interval, ProblemInput, ProblemTimes, SlaFigures } from './sla.types.js';
 

@@ -15,10 +15,10 @@
  * problem time in the window, divided by (1 − target): 1 spends the budget exactly over the
  * period, 14.4 over 1 h spends 2 % of a 30-day budget. A window with no eligible time burns 0.
  */
-import { unattendedIntervals } from './calendar.js';
+import { clipIntervals } from '../time/interval-ops.js';
 import { ciFigures } from './ci-figures.js';
-import { clipIntervals } from './interval-ops.js';
-import type { Interval, ProblemTimes, SlaFigures, WorkingCalendar } from './sla.types.js';
+import type { Interval, ProblemTimes, SlaFigures } from './sla.types.js';
+import { figuresContext, type SlaRules } from './template-rules.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -35,15 +35,8 @@ export const BURN_WINDOWS = [
 export type LiveWindowName = (typeof LIVE_WINDOWS)[number]['name'];
 export type BurnWindowName = (typeof BURN_WINDOWS)[number]['name'];
 
-/** What the live figures need of a template's rules. */
-export interface LiveRules {
-  priorities: readonly number[];
-  excludeMaintenance: boolean;
-  calendar: WorkingCalendar | null;
-}
-
 /** The rules of the live windows: a template's defaults (DESIGN §9). */
-export const DEFAULT_RULES: LiveRules = { priorities: [1, 2], excludeMaintenance: true, calendar: null };
+export const DEFAULT_RULES: SlaRules = { priorities: [1, 2], excludeMaintenance: true, calendar: null };
 
 /** One CI as the live figures read it. */
 export interface LiveCi {
@@ -78,10 +71,9 @@ export interface LiveBudget {
 }
 
 /** The CI's figures over `range` under `rules` (open problems last until `now`). */
-export function rangeFigures(ci: LiveCi, rules: LiveRules, range: Interval, now: number): SlaFigures {
+export function rangeFigures(ci: LiveCi, rules: SlaRules, range: Interval, now: number): SlaFigures {
   const maintenance = ci.maintenance.length > 0 ? clipIntervals(ci.maintenance, range) : [];
-  const unattended = rules.calendar ? unattendedIntervals(rules.calendar, range) : [];
-  return ciFigures({ range, now, included: new Set(rules.priorities), excludeMaintenance: rules.excludeMaintenance, unattended }, maintenance, ci.problems);
+  return ciFigures(figuresContext(rules, range, now), maintenance, ci.problems);
 }
 
 /** Availability over the rolling windows ending now, with the default rules. */
@@ -99,7 +91,7 @@ function burnRate(f: SlaFigures, target: number): number {
 }
 
 /** The error budget of a CI in `period` against `target` (percent), with burn rates. */
-export function liveBudget(ci: LiveCi, rules: LiveRules, target: number, period: Interval, now: number): LiveBudget {
+export function liveBudget(ci: LiveCi, rules: SlaRules, target: number, period: Interval, now: number): LiveBudget {
   const allowance = 1 - target / 100;
   // Eligible time of the whole period: its figures with no problem at all are all ok time.
   const eligibleMs = rangeFigures({ problems: [], maintenance: ci.maintenance }, rules, period, now).okMs;

@@ -12,8 +12,9 @@
  * A CI with neither a problem nor maintenance has the figures its calendar alone gives, the same
  * for every such CI: computed once, so 10 000 quiet CIs cost what one does.
  */
-import { BURN_WINDOWS, type BurnWindowName, type LiveCi, type LiveRules, rangeFigures } from './live-figures.js';
+import { BURN_WINDOWS, type BurnWindowName, type LiveCi, rangeFigures } from './live-figures.js';
 import type { Interval } from './sla.types.js';
+import type { SlaRules } from './template-rules.js';
 
 export interface LiveTemplateCi {
   ciId: number;
@@ -52,7 +53,7 @@ interface Standing extends LiveCiStanding {
   windows: Record<BurnWindowName, { eligibleMs: number; problemMs: number }>;
 }
 
-function standing(ciId: number, ci: LiveCi, rules: LiveRules, target: number | null, period: Interval, now: number): Standing {
+function standing(ciId: number, ci: LiveCi, rules: SlaRules, target: number | null, period: Interval, now: number): Standing {
   const soFar = { start: period.start, end: Math.max(period.start, Math.min(period.end, now)) };
   const f = rangeFigures(ci, rules, soFar, now);
   const allowance = target === null ? 0 : 1 - target / 100;
@@ -69,7 +70,7 @@ function standing(ciId: number, ci: LiveCi, rules: LiveRules, target: number | n
 }
 
 /** The template's live figures over its CIs (weights as the template gives them); `worst` at most `worstCount`. */
-export function liveTemplate(cis: Iterable<LiveTemplateCi>, rules: LiveRules, target: number | null, period: Interval, now: number, worstCount: number): LiveTemplateFigures {
+export function liveTemplate(cis: Iterable<LiveTemplateCi>, rules: SlaRules, target: number | null, period: Interval, now: number, worstCount: number): LiveTemplateFigures {
   let quiet: Standing | undefined;
   let weights = 0;
   let availability = 0;

@@ -5,7 +5,7 @@
  * quarters start in January, April, July and October.
  */
 import type { Interval } from './sla.types.js';
-import { fromWallClockMs, isoWeekday, type LocalDateTime, localToUtc, startOfWallDay, toWallClockMs, wallClockMs } from './time-zone.js';
+import { fromWallClockMs, isoWeekday, type LocalDateTime, localToUtc, startOfWallDay, toWallClockMs, wallClockMs } from '../time/time-zone.js';
 
 export const SLA_PERIODS = ['ThisYear', 'ThisQuarter', 'ThisMonth', 'ThisWeek', 'Today', 'PreviousYear', 'PreviousQuarter', 'PreviousMonth', 'PreviousWeek', 'Yesterday'] as const;
 

@@ -15,7 +15,7 @@ import type { SlaCiRowModel, SlaEventRowModel } from '../../schemas/sla-export.s
 import { unattendedIntervals } from './calendar.js';
 import { type CiFiguresContext, ciFigures, overlapsRange, problemEnd } from './ci-figures.js';
 import { mergeEvents, type SortedEvents, sortEvents } from './event-order.js';
-import { clipIntervals, mergeIntervals, touchesIntervals } from './interval-ops.js';
+import { clipIntervals, mergeIntervals, touchesIntervals } from '../time/interval-ops.js';
 import { ciInfluence, ciRow, ciTypeModel, eventCi, eventRow } from './report-rows.js';
 import type { Interval, SingleTemplateInput, SingleTemplateResult, SlaCiInput, SlaCiMeta, SlaFigures } from './sla.types.js';
 

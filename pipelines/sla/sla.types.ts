@@ -4,11 +4,10 @@
  * All instants are epoch milliseconds; intervals are [start, end).
  */
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../schemas/sla-export.schema.js';
+import type { Interval } from '../time/interval-ops.js';
 
-export interface Interval {
-  start: number;
-  end: number;
-}
+/** The SLA's intervals are the shared ones (pipelines/time/interval-ops.ts). */
+export type { Interval };
 
 export interface SlaCiType {
   id: number;

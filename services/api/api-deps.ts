@@ -8,7 +8,7 @@ import type { Authenticator } from './auth.js';
 import type { Sessions } from './console/sessions.js';
 import type { ProblemFeed } from './problems/problem-feed.js';
 import type { ActionSender } from './problems/send-actions.js';
-import type { LiveSla } from './sla/live-sla.js';
+import type { LiveSla } from '../live-sla/live-sla.js';
 
 /** What route builders of the API need. */
 export interface ApiDeps {

@@ -6,7 +6,7 @@
 
 import { bootstrapCommand } from '../control-plane/identity/bootstrap.command.js';
 import { newTokenSecret } from '../control-plane/identity/tokens.js';
-import type { Part, PlatformContext } from '../platform.js';
+import type { Part, PlatformContext } from '../part.js';
 import type { Route } from '../runtime/http/route.js';
 import { ciTypeIconRoutes } from './admin/ci-type-icons.routes.js';
 import { notificationDeliveryRoutes } from './admin/notification-deliveries.routes.js';
@@ -37,7 +37,7 @@ import { DEFAULT_STREAM_OPTIONS, type ProblemStreamOptions, problemStreamRoutes 
 import { problemRoutes } from './problems/problems.routes.js';
 import { type ActionSender, createActionSender } from './problems/send-actions.js';
 import { withCatchUp } from './read-after-write.js';
-import { createLiveSla, type LiveSla } from './sla/live-sla.js';
+import { createLiveSla, type LiveSla } from '../live-sla/live-sla.js';
 import { slaReportRoutes } from './sla/sla-reports.routes.js';
 import { slaTemplateLiveRoutes } from './sla/sla-template-live.routes.js';
 import { slaTemplateRoutes } from './sla/sla-templates.routes.js';

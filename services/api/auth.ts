@@ -18,7 +18,7 @@ import { sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import { type AppError, fail } from '../../schemas/errors.js';
-import type { Method, Request } from '../runtime/http/route.js';
+import type { Authenticate, Method, Request } from '../runtime/http/route.js';
 import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './console/sessions.js';
 
 export interface Principal {
@@ -36,22 +36,25 @@ const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/=-]+)[ ]*$/i;
 const CHANGES: ReadonlySet<Method> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Synchronous with a Bearer header, a promise with the session cookie. */
-export type Authenticate = (request: Request) => void | Promise<void>;
+export type AuthenticatePrincipal = Authenticate<Principal>;
+
+/** A request whose route authenticates its caller as a Principal (for helpers shared by handlers). */
+export type PrincipalRequest = Request<unknown, Readonly<Record<string, unknown>>, Record<string, string>, Principal>;
 
 export interface Authenticator {
-  /** Sets `request.auth` to the Principal, or throws (rejects) 401; 403 for a change without the CSRF proof. */
-  authenticate: Authenticate;
+  /** The caller's Principal (which the exchange keeps in `request.auth`), or throws (rejects) 401; 403 for a change without the CSRF proof. */
+  authenticate: AuthenticatePrincipal;
   /** Authenticates, then requires a platform right, or one of `alternatives` (403 without: rightMissing). */
-  requireRight(right: string, alternatives?: readonly string[]): Authenticate;
+  requireRight(right: string, alternatives?: readonly string[]): AuthenticatePrincipal;
   /** As `authenticate`, by the session cookie only (the session endpoint). */
-  authenticateSession(request: Request): Promise<void>;
+  authenticateSession(request: Request): Promise<Principal>;
   /** The Principal a personal token stands for (signing in), or 401 with the reason. */
   principalOf(secret: string): Principal;
 }
 
-/** Runs `next` once `first` is done: synchronously when `first` was (the Bearer path). */
-export function afterAuthentication(first: void | Promise<void>, next: () => void): void | Promise<void> {
-  return first instanceof Promise ? first.then(next) : next();
+/** Runs `next` on what `first` gave once it is done: synchronously when `first` was (the Bearer path). */
+export function afterAuthentication<T, U>(first: T | Promise<T>, next: (value: T) => U): U | Promise<U> {
+  return first instanceof Promise ? first.then(next) : next(first);
 }
 
 export function createAuthenticator(deps: { model: PlatformModel; now: () => number; noteUse: (tokenId: number) => void; sessions: Sessions }): Authenticator {
@@ -74,7 +77,7 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
     return principalOfToken(token);
   };
 
-  const bySession = async (request: Request, secret: string): Promise<void> => {
+  const bySession = async (request: Request, secret: string): Promise<Principal> => {
     const found = await deps.sessions.find(secret);
     const token = deps.model.slices.identity.tokens.get(found.session.tokenId);
     // A deleted user's tokens are deleted with it.
@@ -87,10 +90,10 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
     }
     const session = await deps.sessions.use(found);
     deps.noteUse(token.id);
-    request.auth = { ...caller, session: { id: found.id, session } } satisfies Principal;
+    return { ...caller, session: { id: found.id, session } };
   };
 
-  const authenticate: Authenticate = (request) => {
+  const authenticate: AuthenticatePrincipal = (request) => {
     const header = request.headers['authorization'];
     if (!header) {
       const secret = sessionSecretOf(request.headers['cookie']);
@@ -101,7 +104,7 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
     if (!match) throw fail('auth.header_malformed');
     const caller = principalOf(match[1]!);
     deps.noteUse(caller.token.id);
-    request.auth = caller;
+    return caller;
   };
 
   return {
@@ -109,20 +112,22 @@ export function createAuthenticator(deps: { model: PlatformModel; now: () => num
     requireRight:
       (right, alternatives = []) =>
       (request) =>
-        afterAuthentication(authenticate(request), () => {
-          const { rights } = principal(request);
+        afterAuthentication(authenticate(request), (caller) => {
+          const { rights } = caller;
           if (!rights.has(right) && !alternatives.some((a) => rights.has(a))) throw rightMissing(deps.model.slices.identity, right, alternatives);
+          return caller;
         }),
     authenticateSession: async (request) => {
       const secret = sessionSecretOf(request.headers['cookie']);
       if (secret === undefined) throw fail('session.none');
-      await bySession(request, secret);
+      return bySession(request, secret);
     },
     principalOf,
   };
 }
 
-export const principal = (request: Request): Principal => request.auth as Principal;
+/** The caller of a route that authenticates a Principal (what its `authenticate` returned). */
+export const principal = (request: { readonly auth: Principal }): Principal => request.auth;
 
 /**
  * The 403 of a caller without `right` (issue #37): it names the roles that grant it (or one of

@@ -1,4 +1,5 @@
 /** The api service alone (distributed mode; see docker-compose.yml). */
-import { runService } from '../runtime/main.js';
+import { runService } from '../run-service.js';
+import { apiPart } from './api.part.js';
 
-await runService('api', ['api']);
+await runService('api', [apiPart], 'alone');

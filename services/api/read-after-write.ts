@@ -18,15 +18,16 @@ export function withCatchUp(route: Route, catchUp: () => Promise<void>): Route {
     authenticate:
       authenticate &&
       ((request: Request) => {
-        const again = (error: unknown): void | Promise<void> => {
+        const again = (error: unknown): Promise<unknown> => {
           if (!mayBeStale(error, ['unauthorized', 'forbidden'])) throw error;
           return catchUp().then(() => authenticate(request));
         };
         // A Bearer token is checked synchronously, and stays so on the happy path; the console's
-        // session cookie is checked asynchronously (the session store).
+        // session cookie is checked asynchronously (the session store). Either way the caller
+        // it establishes is passed on, for the exchange to keep in `request.auth`.
         try {
-          const result = authenticate(request);
-          return result instanceof Promise ? result.catch(again) : undefined;
+          const caller = authenticate(request);
+          return caller instanceof Promise ? caller.catch(again) : caller;
         } catch (error) {
           return again(error);
         }

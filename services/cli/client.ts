@@ -5,7 +5,6 @@
  * returns.
  */
 import type { Problem } from '../../schemas/problem.schema.js';
-import type { ApiRequest } from './spec.js';
 import { printable } from './table.js';
 
 /** Same as services/api/api-deps.ts ADMIN_PREFIX; not imported, to keep the server out of the CLI. */
@@ -14,6 +13,18 @@ const TIMEOUT_MS = 30_000;
 
 /** A problem as any server may send it: the platform's carry a `code`, a proxy's may not. */
 export type ReceivedProblem = Omit<Problem, 'code'> & { code?: string };
+
+/** One request of a command: what `prepare` builds and the client sends. */
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below the prefix, e.g. `/users/3`. */
+  path: string;
+  /** The API's path prefix, e.g. `/api/public/sm/v1`; the admin API's when absent. */
+  prefix?: string;
+  body?: unknown;
+  /** A body sent as it is (an icon's PNG) instead of JSON `body`. */
+  raw?: { contentType: string; bytes: Uint8Array };
+}
 
 export type Failure = { kind: 'problem'; problem: ReceivedProblem } | { kind: 'network'; message: string };
 export type ApiResult = { ok: true; status: number; data: unknown } | { ok: false; failure: Failure };
@@ -142,9 +153,7 @@ export async function readResponse(response: Response): Promise<ApiResult> {
 }
 
 function isProblem(body: unknown): body is ReceivedProblem {
-  if (typeof body !== 'object' || body === null) return false;
-  const b = body as Record<string, unknown>;
-  return typeof b['status'] === 'number' && typeof b['title'] === 'string';
+  return typeof body === 'object' && body !== null && 'status' in body && typeof body.status === 'number' && 'title' in body && typeof body.title === 'string';
 }
 
 /** The stderr text for a failure: `error: <status> <title>: <detail>` and one line per field error. */

@@ -3,7 +3,7 @@
  * parsed command line into one admin-API request, and how it shows the answer as text.
  * Commands are data; args.ts parses against them, help.ts describes them, main.ts runs them.
  */
-import type { Client, Failure } from './client.js';
+import type { ApiRequest, Client, Failure } from './client.js';
 
 export interface ArgSpec {
   name: string;
@@ -27,17 +27,6 @@ export type OptionValue = string | boolean | string[] | undefined;
 export interface CommandInput {
   args: Readonly<Record<string, string>>;
   options: Readonly<Record<string, OptionValue>>;
-}
-
-export interface ApiRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Below the prefix, e.g. `/users/3`. */
-  path: string;
-  /** The API's path prefix, e.g. `/api/public/sm/v1`; the admin API's when absent. */
-  prefix?: string;
-  body?: unknown;
-  /** A body sent as it is (an icon's PNG) instead of JSON `body`. */
-  raw?: { contentType: string; bytes: Uint8Array };
 }
 
 /** A request to send, or a usage error found while building it (e.g. invalid --config JSON). */

@@ -14,10 +14,10 @@ import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promi
 import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
 import { EVENT_ROW_SETTINGS } from '../../pipelines/records/event-row.js';
 import { type BatchRows, processBatch } from '../../pipelines/records/record-pipeline.js';
-import type { Part, PlatformContext } from '../platform.js';
-import { startCloseSweep } from '../problem-stage/close-sweep.js';
-import { createHitsPublisher, type HitsPublisher, MAX_HITS_MESSAGE_BYTES } from '../problem-stage/hits-publisher.js';
-import { startProblemStage } from '../problem-stage/problem-stage.js';
+import type { Part, PlatformContext } from '../part.js';
+import { startCloseSweep } from './problem-stage/close-sweep.js';
+import { createHitsPublisher, type HitsPublisher, MAX_HITS_MESSAGE_BYTES } from './problem-stage/hits-publisher.js';
+import { startProblemStage } from './problem-stage/problem-stage.js';
 import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { HITS_STREAM, PROBLEM_CHANGES_FEED, RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { createConsumerEdge, deadLetter, isTransient, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';
@@ -25,7 +25,7 @@ import { analyticsThroughEngineCalls, engineCall } from '../runtime/engine-call.
 import { insertGroups } from './insert-groups.js';
 import { insertSpacingMs } from './insert-spacing.js';
 import { createStoreWindow } from './store-window.js';
-import { createTriggerIndex, type TriggerIndex } from './trigger-index.js';
+import { createTriggerIndex, type TriggerIndex } from '../control-plane/triggers/trigger-index.js';
 import { type RowTable, unstoredRows } from './unstored-rows.js';
 
 export const EVENT_WORKER_CONSUMER = {
@@ -108,7 +108,10 @@ async function hitsOf(events: readonly TriggeredEvent[], triggers: TriggerIndex)
 }
 
 /** The consumer's batch handler, and `drain`, which finishes the batches still in its store window. */
-export function createBatchWorker(ctx: PlatformContext, publisher: HitsPublisher, hooks: EventWorkerHooks = {}) {
+/** What the batch worker uses of its process: its engines, the model, its clock and a setting. */
+export type BatchWorkerDeps = Pick<PlatformContext, 'engines' | 'controlPlane' | 'metrics' | 'logger' | 'now'> & { config: Pick<PlatformContext['config'], 'maxDeliveries'> };
+
+export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher, hooks: EventWorkerHooks = {}) {
   const analytics = analyticsThroughEngineCalls(ctx.engines.analytics);
   const edge = createConsumerEdge(
     { consumer: 'event-worker', maxDeliveries: ctx.config.maxDeliveries, heartbeatMs: EVENT_WORKER_CONSUMER.ackWaitMs / 3 },

@@ -10,6 +10,8 @@
  * (stream_id, date, id) narrows the read to the granules that can hold them; the ids go in
  * chunks, each a bound parameter small enough for an HTTP request line.
  */
+import { DEAD_LETTER_ROW_HEAD } from '../../schemas/tables/dead-letters.table.js';
+import { EVENT_ROW_HEAD, type RowHead, rowHeadPattern } from '../../schemas/tables/events.table.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 
 export type RowTable = 'events' | 'dead_letters';
@@ -21,17 +23,17 @@ export type RowTable = 'events' | 'dead_letters';
  */
 export const IDS_PER_QUERY = 150;
 
+/** Each table's row head (id, stream_id, then the sort key's date), as its table module states it. */
+const ROW_HEAD: Record<RowTable, RowHead> = { events: EVENT_ROW_HEAD, dead_letters: DEAD_LETTER_ROW_HEAD };
+
 /** The date column each table is sorted by after stream_id. */
-const DATE_COLUMN: Record<RowTable, string> = { events: 'ts', dead_letters: 'received_at' };
+const DATE_COLUMN: Record<RowTable, string> = { events: ROW_HEAD.events[2], dead_letters: ROW_HEAD.dead_letters[2] };
 
 /**
- * The head of a row as pipelines/records/event-row.ts writes it: id, stream_id, then the sort
- * key's date. Read without parsing the rest of the line (the payload may be large).
+ * The head of a row as pipelines/records/event-row.ts writes it (the table module's row head).
+ * Read without parsing the rest of the line (the payload may be large).
  */
-const HEAD: Record<RowTable, RegExp> = {
-  events: /^\{"id":"([0-9a-fA-F-]{36})","stream_id":(\d+),"ts":"([^"\\]*)"/,
-  dead_letters: /^\{"id":"([0-9a-fA-F-]{36})","stream_id":(\d+),"received_at":"([^"\\]*)"/,
-};
+const HEAD: Record<RowTable, RegExp> = { events: rowHeadPattern(ROW_HEAD.events), dead_letters: rowHeadPattern(ROW_HEAD.dead_letters) };
 
 /** `YYYY-MM-DD hh:mm:ss.mmm`, as clickhouseDateTime writes it: fixed width, so its text order is its time order. */
 const CANONICAL_DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/;
@@ -48,9 +50,10 @@ function rowOf(table: RowTable, line: string): Row {
   const head = HEAD[table].exec(line);
   if (head) return { line, id: head[1]!.toLowerCase(), streamId: head[2]!, date: head[3] };
   const parsed = JSON.parse(line) as Record<string, unknown>;
-  const id = parsed['id'];
-  const streamId = parsed['stream_id'];
-  const date = parsed[DATE_COLUMN[table]];
+  const [idField, streamField, dateField] = ROW_HEAD[table];
+  const id = parsed[idField];
+  const streamId = parsed[streamField];
+  const date = parsed[dateField];
   if (typeof id !== 'string' || (typeof streamId !== 'number' && typeof streamId !== 'string')) {
     throw new Error(`a ${table} row without id or stream_id: ${line.slice(0, 120)}`);
   }

@@ -16,10 +16,9 @@
  */
 import Type, { type Static } from 'typebox';
 import { dateTimeFault } from '../../pipelines/records/timestamps.js';
-import { problems } from '../api/route-kit.js';
-import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
+import { problems } from '../runtime/http/route-kit.js';
 import { fail } from '../../schemas/errors.js';
-import { json, type Route } from '../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 
@@ -105,7 +104,7 @@ export function alertRecord(alert: Alert, notification: Pick<Webhook, 'receiver'
 }
 
 export function alertmanagerRoute(deps: ReceiverDeps): Route {
-  return {
+  return defineRoute({
     method: 'POST',
     path: ALERTMANAGER_PATH,
     name: 'ingress.alertmanager',
@@ -129,7 +128,7 @@ export function alertmanagerRoute(deps: ReceiverDeps): Route {
     authenticate: authenticateStreamKey(deps.streams),
     async handler(request) {
       const receivedAt = deps.now();
-      const webhook = request.body as Webhook;
+      const webhook = request.body;
       // Another version may mean other fields under the same names: refused, not guessed at.
       if (webhook.version !== '4') throw fail('ingest.alertmanager_version', { version: JSON.stringify(webhook.version).slice(0, 40) });
       if (webhook.alerts.length === 0) return json(200, { accepted: 0 });
@@ -139,8 +138,8 @@ export function alertmanagerRoute(deps: ReceiverDeps): Route {
         if (dateFault !== undefined) request.log.warn({ alert: i + 1, fingerprint: alert.fingerprint, reason: dateFault }, 'alert dated by its receipt');
         return line;
       });
-      await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', records, 'alert');
+      await handOver(deps, request.auth.id, receivedAt, 'json', records, 'alert');
       return json(200, { accepted: records.length });
     },
-  };
+  });
 }

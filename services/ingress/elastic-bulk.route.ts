@@ -29,10 +29,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import Type, { type Static } from 'typebox';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../pipelines/records/json-depth.js';
 import { dateTimeFault } from '../../pipelines/records/timestamps.js';
-import { problems } from '../api/route-kit.js';
+import { problems } from '../runtime/http/route-kit.js';
 import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
 import { AppError, fail } from '../../schemas/errors.js';
-import { json, type Reply, type Request, type Route } from '../runtime/http/route.js';
+import { defineRoute, json, type Reply, type Request, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 
@@ -280,10 +280,13 @@ const RootAnswer = Type.Object({
   tagline: Type.String(),
 });
 
+/** A request whose caller is the stream its key opened (stream-key.ts). */
+type StreamRequest = Request<unknown, Readonly<Record<string, unknown>>, Record<string, string>, StreamRecord>;
+
 export function elasticRoutes(deps: ReceiverDeps): Route[] {
   const authenticate = authenticateStreamKey(deps.streams);
 
-  async function bulk(request: Request): Promise<Reply> {
+  async function bulk(request: StreamRequest): Promise<Reply> {
     const started = performance.now();
     const receivedAt = deps.now();
     const steps = bulkSteps(request.rawBody.toString('utf8'));
@@ -295,7 +298,7 @@ export function elasticRoutes(deps: ReceiverDeps): Route[] {
     const parsed = step.value;
     if (!parsed.ok && parsed.tooManyActions !== undefined) throw fail('ingest.bulk_too_many_actions', { limit: parsed.tooManyActions });
     if (!parsed.ok) throw fail('ingest.body_unreadable', { reason: parsed.reason });
-    if (parsed.records.length > 0) await handOver(deps, (request.auth as StreamRecord).id, receivedAt, 'json', parsed.records, 'document');
+    if (parsed.records.length > 0) await handOver(deps, request.auth.id, receivedAt, 'json', parsed.records, 'document');
     // Generated ids: 20 hex digits, one random prefix a body and the action's position.
     const prefix = randomBytes(6).toString('hex');
     const newId = (n: number): string => prefix + n.toString(16).padStart(8, '0');
@@ -312,43 +315,45 @@ export function elasticRoutes(deps: ReceiverDeps): Route[] {
     };
   }
 
-  const bulkRoute = (path: string, name: string, summary: string): Route => ({
-    method: 'POST',
-    path,
-    name,
-    summary,
-    tags: ['stream-data'],
-    security: 'streamKeyOrBasic',
-    rawBody: true,
-    accepts: BULK_TYPES,
-    maxBodyBytes: deps.maxBodyBytes,
-    schema: {
-      query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key or as the Basic password' })) }),
-      rawBodyExamples: Object.fromEntries(BULK_TYPES.map((type) => [type, BULK_BODY_EXAMPLE])),
-      responses: {
-        200: { description: 'Every action answered; the documents of items without an error are stored', schema: BulkAnswer, example: BULK_ANSWER_EXAMPLE },
-        ...problems(400, 413, 415, 422, 503),
+  const bulkRoute = (path: string, name: string, summary: string): Route =>
+    defineRoute({
+      method: 'POST',
+      path,
+      name,
+      summary,
+      tags: ['stream-data'],
+      security: 'streamKeyOrBasic',
+      rawBody: true,
+      accepts: BULK_TYPES,
+      maxBodyBytes: deps.maxBodyBytes,
+      schema: {
+        query: Type.Object({ streamKey: Type.Optional(Type.String({ description: 'Key of the target stream, unless sent in x-smon-stream-key or as the Basic password' })) }),
+        rawBodyExamples: Object.fromEntries(BULK_TYPES.map((type) => [type, BULK_BODY_EXAMPLE])),
+        responses: {
+          200: { description: 'Every action answered; the documents of items without an error are stored', schema: BulkAnswer, example: BULK_ANSWER_EXAMPLE },
+          ...problems(400, 413, 415, 422, 503),
+        },
       },
-    },
-    authenticate(request) {
-      try {
-        authenticate(request);
-      } catch (error) {
-        throw withProductHeader(error);
-      }
-    },
-    handler: (request) => bulk(request).catch((error: unknown) => Promise.reject(withProductHeader(error))),
-  });
+      authenticate(request) {
+        try {
+          return authenticate(request);
+        } catch (error) {
+          throw withProductHeader(error);
+        }
+      },
+      handler: (request) => bulk(request).catch((error: unknown) => Promise.reject(withProductHeader(error))),
+    });
 
-  const rootRoute = (path: string, name: string): Route => ({
-    method: 'GET',
-    path,
-    name,
-    summary: 'Elasticsearch root document, for the version probes of Elasticsearch shippers',
-    tags: ['stream-data'],
-    schema: { responses: { 200: { description: 'A minimal Elasticsearch 8 root document', schema: RootAnswer, example: ROOT_DOCUMENT } } },
-    handler: () => json(200, ROOT_DOCUMENT, PRODUCT_HEADER),
-  });
+  const rootRoute = (path: string, name: string): Route =>
+    defineRoute({
+      method: 'GET',
+      path,
+      name,
+      summary: 'Elasticsearch root document, for the version probes of Elasticsearch shippers',
+      tags: ['stream-data'],
+      schema: { responses: { 200: { description: 'A minimal Elasticsearch 8 root document', schema: RootAnswer, example: ROOT_DOCUMENT } } },
+      handler: () => json(200, ROOT_DOCUMENT, PRODUCT_HEADER),
+    });
 
   return [
     bulkRoute(`${ELASTIC_PATH}/_bulk`, 'ingress.elasticBulk', 'Send records to a stream in the Elasticsearch _bulk shape (no index name is used)'),

@@ -2,7 +2,7 @@
  * The ingress part: the stream-data listener, the receivers for Elasticsearch shippers and
  * Alertmanager, and the micro-batcher they share.
  */
-import type { Part } from '../platform.js';
+import type { Part } from '../part.js';
 import { RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { alertmanagerRoute } from './alertmanager.route.js';
 import { elasticRoutes } from './elastic-bulk.route.js';

@@ -1,4 +1,5 @@
 /** The ingress service alone (distributed mode; see docker-compose.yml). */
-import { runService } from '../runtime/main.js';
+import { runService } from '../run-service.js';
+import { ingressPart } from './ingress.part.js';
 
-await runService('ingress', ['ingress']);
+await runService('ingress', [ingressPart], 'alone');

@@ -15,10 +15,9 @@ import Type from 'typebox';
 import type { RecordKind } from '../../pipelines/records/envelope.js';
 import { streamFraming } from '../../pipelines/records/presets/presets.js';
 import { type BodyCheck, type Framing, lineSlices, MEDIA_TYPES, type MediaType, readsLines, validateBody } from '../../pipelines/records/validate-body.step.js';
-import { problems } from '../api/route-kit.js';
-import type { StreamRecord } from '../control-plane/streams/streams.slice.js';
+import { problems } from '../runtime/http/route-kit.js';
 import { fail } from '../../schemas/errors.js';
-import { json, type Route } from '../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../runtime/http/route.js';
 import { handOver, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 
@@ -57,7 +56,7 @@ async function checkBody(mediaType: MediaType, text: string, framing: Framing): 
 }
 
 export function streamDataRoute(deps: ReceiverDeps): Route {
-  return {
+  return defineRoute({
     method: 'POST',
     path: STREAM_DATA_PATH,
     name: 'ingress.streamData',
@@ -78,7 +77,7 @@ export function streamDataRoute(deps: ReceiverDeps): Route {
     // The spec's two places for the key; the receivers for agents also take a Basic password.
     authenticate: authenticateStreamKey(deps.streams, ['query', 'header']),
     async handler(request) {
-      const stream = request.auth as StreamRecord;
+      const stream = request.auth;
       const receivedAt = deps.now();
       const mediaType = request.contentType as MediaType;
       const checked = await checkBody(mediaType, request.rawBody.toString('utf8'), streamFraming(stream.config, mediaType));
@@ -87,5 +86,5 @@ export function streamDataRoute(deps: ReceiverDeps): Route {
       await handOver(deps, stream.id, receivedAt, checked.kind, checked.lines);
       return json(200, { accepted: checked.lines.length });
     },
-  };
+  });
 }

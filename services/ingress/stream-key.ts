@@ -53,14 +53,12 @@ export function openStream(streams: StreamsSlice, key: string | undefined, sourc
 }
 
 /**
- * A route's `authenticate`: finds the stream and leaves it (its record, configuration included)
- * in `request.auth`. Synchronous, so the server does not buffer the body of a caller it will
- * refuse. With sources `['query', 'header']` the answers are stream-data's, word for word.
+ * A route's `authenticate`: finds the stream and returns it (its record, configuration included),
+ * for the handler's `request.auth`. Synchronous, so the server does not buffer the body of a
+ * caller it will refuse. With sources `['query', 'header']` the answers are stream-data's, word for word.
  */
-export function authenticateStreamKey(streams: StreamsSlice, sources: readonly StreamKeySource[] = ALL_KEY_SOURCES): (request: Request) => void {
-  return (request) => {
-    request.auth = openStream(streams, streamKeyOf(request, sources), sources);
-  };
+export function authenticateStreamKey(streams: StreamsSlice, sources: readonly StreamKeySource[] = ALL_KEY_SOURCES): (request: Request) => StreamRecord {
+  return (request) => openStream(streams, streamKeyOf(request, sources), sources);
 }
 
 /** "a", "a or b", "a, b or c". */

@@ -12,10 +12,9 @@
 import { createHash } from 'node:crypto';
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import type { RoutedMessage } from '../../pipelines/notifications/grouping.js';
+import { type DeliveryTableRow, NOTIFICATION_DELIVERIES } from '../../schemas/tables/notification-deliveries.table.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { Logger } from '../runtime/logger.js';
-
-export const DELIVERIES_TABLE = 'notification_deliveries';
 
 export type DeliveryStatus = 'delivered' | 'failed' | 'retrying' | 'dropped';
 
@@ -31,7 +30,8 @@ export interface AttemptEntry {
 
 const uuidOf = (hex: string): string => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
-export function deliveryRow(entry: AttemptEntry) {
+/** The attempt's row; `event_ids` goes in when the table has that column (write keeps the columns the table has). */
+export function deliveryRow(entry: AttemptEntry): DeliveryTableRow & { event_ids: string[] } {
   const id = uuidOf(createHash('sha256').update(`${entry.message.deliveryId}\n${entry.attempt}`).digest('hex'));
   return {
     id,
@@ -70,13 +70,13 @@ export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logge
   let columns: Set<string> | undefined;
   try {
     const rows = await analytics.query<{ name: string }>('SELECT name FROM system.columns WHERE database = currentDatabase() AND table = {table:String}', {
-      table: DELIVERIES_TABLE,
+      table: NOTIFICATION_DELIVERIES.name,
     });
     if (rows.length > 0) columns = new Set(rows.map((r) => r.name));
   } catch (err) {
     log.warn({ err }, 'could not read whether the delivery log table exists; not logging deliveries');
   }
-  if (!columns) log.info(`no ${DELIVERIES_TABLE} table: deliveries are not logged`);
+  if (!columns) log.info(`no ${NOTIFICATION_DELIVERIES.name} table: deliveries are not logged`);
   let queue: Array<{ id: string; row: Record<string, unknown> }> = [];
   let timer: NodeJS.Timeout | undefined;
   let flushing: Promise<void> = Promise.resolve();
@@ -93,7 +93,7 @@ export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logge
     flushing = flushing.then(async () => {
       try {
         await analytics.insert(
-          DELIVERIES_TABLE,
+          NOTIFICATION_DELIVERIES.name,
           batch.map((b) => b.row),
           { deduplicationToken: token },
         );
@@ -118,7 +118,7 @@ export async function createDeliveryLog(analytics: AnalyticsStore, logger: Logge
     async message(receiverId, policyId, deliveryId) {
       if (!columns?.has('message')) return undefined;
       const rows = await analytics.query<{ message: string }>(
-        `SELECT message FROM ${DELIVERIES_TABLE}
+        `SELECT message FROM ${NOTIFICATION_DELIVERIES.name}
          WHERE receiver_id = {receiver:UInt64} AND delivery_id = {delivery:String} AND message != ''
          ORDER BY attempt LIMIT 1`,
         { receiver: receiverId, delivery: deliveryId },

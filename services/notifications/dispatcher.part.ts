@@ -23,7 +23,7 @@
  */
 import { createRouter, type Router } from '../../pipelines/notifications/index.js';
 import { DEFAULT_MAX_AGE_MS, type DeliveryVerdict, judgeAttempt } from '../../pipelines/notifications/delivery-outcome.js';
-import type { Part, PlatformContext } from '../platform.js';
+import type { Part, PlatformContext } from '../part.js';
 import type { BusConsumer, BusMessage, ConsumerSpec } from '../runtime/adapters/bus/bus.port.js';
 import { NOTIFICATIONS_ROUTE_DURABLE, NOTIFICATIONS_ROUTE_SUBJECT, NOTIFICATIONS_STREAM, notificationsSubject } from '../runtime/bus-streams.js';
 import { createConsumerEdge, deadLetter, drop, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';

@@ -13,7 +13,7 @@ import { type MaintenanceSeen, maintenanceTransitions } from '../../pipelines/no
 import type { PolicyRule } from '../../pipelines/notifications/policy-match.js';
 import { type BurningSeen, burnTransitions } from '../../pipelines/notifications/sla-burn.js';
 import type { NotificationEvent } from '../../schemas/notification-events.schema.js';
-import type { PlatformContext } from '../platform.js';
+import type { PlatformContext } from '../part.js';
 import { activeWindows } from './maintenance-source.js';
 import type { SourceOutcome } from './route-step.js';
 import { type BurnSource, createBurnSource } from './sla-burn-source.js';
@@ -31,7 +31,10 @@ export interface EventSources {
 
 const sendsBurn = (policies: readonly PolicyRule[]): boolean => policies.some((p) => p.kinds.length === 0 || p.kinds.includes('sla.budget_burning'));
 
-export function createEventSources(ctx: PlatformContext, policies: () => readonly PolicyRule[]): EventSources {
+/** What the sources read: the model, the analytics store (SLA burn), metrics, a logger and a clock. */
+export type EventSourcesDeps = Pick<PlatformContext, 'controlPlane' | 'metrics' | 'logger' | 'now'> & { engines: Pick<PlatformContext['engines'], 'analytics'> };
+
+export function createEventSources(ctx: EventSourcesDeps, policies: () => readonly PolicyRule[]): EventSources {
   let burn: BurnSource | undefined;
   return {
     tell(seenRecord, now) {

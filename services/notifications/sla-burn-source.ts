@@ -1,7 +1,7 @@
 /**
  * Readings of the live SLA (issue #31) for pipelines/notifications/sla-burn.ts: for each Single
  * template with a `target` and a `burnRateAlert`, and each CI it covers that had a problem within
- * the last hour, the 1 h burn rate (services/api/sla/live-sla.ts, pipelines/sla/live-figures.ts
+ * the last hour, the 1 h burn rate (services/live-sla/live-sla.ts, pipelines/sla/live-figures.ts
  * `burnRates['1h']`) against the threshold, and the budget left in the period (`remaining`).
  *
  * - The live SLA is started when readings are first asked for (the dispatcher asks only while an
@@ -20,15 +20,15 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { BurnReading } from '../../pipelines/notifications/sla-burn.js';
+import { templateCis } from '../../pipelines/sla/template-rules.js';
 import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
-import { createLiveSla, type LiveSla } from '../api/sla/live-sla.js';
 import type { SlaTemplateRecord } from '../control-plane/sla/sla-templates.slice.js';
 import type { PlatformModel } from '../control-plane/slices.js';
+import { createLiveSla, type LiveSla } from '../live-sla/live-sla.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import { AppError } from '../../schemas/errors.js';
 import type { Metrics } from '../runtime/http/metrics.js';
 import type { Logger } from '../runtime/logger.js';
-import { templateCis } from '../sla-worker/calculate-report.js';
 
 const RECENT_MS = 65 * 60_000;
 const SLICE_MS = 2;
@@ -88,7 +88,7 @@ export function createBurnSource(deps: BurnSourceDeps): BurnSource {
       const byCi = new Map<number, AlertingTemplate[]>();
       for (const template of model.slices.slaTemplates.templates.values()) {
         if (!alertingTemplate(template)) continue;
-        for (const id of templateCis(model, template).keys()) {
+        for (const id of templateCis(model.slices.cmdb, template).keys()) {
           let list = byCi.get(id);
           if (!list) byCi.set(id, (list = []));
           list.push(template);

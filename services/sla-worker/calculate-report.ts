@@ -1,5 +1,6 @@
 /**
- * One custom SLA report, start to finish (DESIGN §9): resolve the template's CIs, copy the
+ * One custom SLA report, start to finish (DESIGN §9): resolve the template's CIs (by the rules of
+ * pipelines/sla/template-rules.ts), copy the
  * problems that overlap the range into the report's own table (inside ClickHouse), read them
  * back as numbers, fan the CIs out to the piscina threads, and store the rows the export
  * shows. A Multi template runs each of its Single templates the same way, then combines them.
@@ -9,8 +10,12 @@ import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { PACKED_PROBLEM_FIELDS } from '../../pipelines/sla/ci-figures.js';
 import { calculateMulti, type MultiTemplateItem } from '../../pipelines/sla/multi-template.js';
 import { type CiFiguresOutcome, templateContext, templateFigures } from '../../pipelines/sla/single-template.js';
-import type { Interval, SlaCiMeta, SlaFigures, WorkingCalendar } from '../../pipelines/sla/sla.types.js';
+import type { Interval, SlaCiMeta, SlaFigures } from '../../pipelines/sla/sla.types.js';
+import { templateCis, templateRules } from '../../pipelines/sla/template-rules.js';
 import type { SlaCiRowModel } from '../../schemas/sla-export.schema.js';
+import { PACKED_PROBLEM_LIST, PROBLEMS } from '../../schemas/tables/problems.table.js';
+import { COPY_FROM_PROBLEMS_LIST, SLA_REPORT_PROBLEMS } from '../../schemas/tables/sla-report-problems.table.js';
+import { SLA_REPORT_ROWS, type SlaReportRow } from '../../schemas/tables/sla-report-rows.table.js';
 import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
 import { ciTypeWithIcon } from '../control-plane/cmdb/ci-type-icons.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
@@ -47,24 +52,8 @@ export class ReportError extends Error {
   override readonly name = 'ReportError';
 }
 
-/** The template's CIs with their weights: listed CIs, and their descendants where asked; first listing wins. */
-export function templateCis(model: PlatformModel, template: SlaSingleTemplateModel): Map<number, number> {
-  const cmdb = model.slices.cmdb;
-  const weights = new Map<number, number>();
-  const add = (id: number, weight: number) => {
-    if (cmdb.cis.has(id) && !weights.has(id)) weights.set(id, weight);
-  };
-  for (const entry of template.configItems) {
-    add(entry.id, entry.weight);
-    if (entry.withDescendants) for (const id of cmdb.descendants(entry.id)) add(id, entry.weight);
-  }
-  return weights;
-}
-
 const OVERLAPS = 'ci_id IN {cis:Array(UInt64)} AND date_start < {end:DateTime64(3)} AND (date_end IS NULL OR date_end > {start:DateTime64(3)})';
-/** A problem as queryFloat64 reads it: its CI, then the packed fields (calculate.thread.ts). */
-const PROBLEM_COLUMNS = `toFloat64(ci_id), toFloat64(toUnixTimestamp64Milli(date_start)), ifNull(toFloat64(toUnixTimestamp64Milli(date_end)), nan),
-  toFloat64(priority), toFloat64(influence_value), toFloat64(influence_max)`;
+/** A problem as queryFloat64 reads it (PACKED_PROBLEM_LIST): its CI, then the packed fields (calculate.thread.ts). */
 const ROW_FIELDS = 1 + PACKED_PROBLEM_FIELDS;
 
 /**
@@ -78,28 +67,27 @@ async function readProblems(deps: CalculationDeps, ciIds: number[], range: Inter
   // the event export, not read.
   const included = { priorities };
   const counted = 'priority IN {priorities:Array(UInt8)}';
-  if (!reportId) return deps.analytics.queryFloat64(`SELECT ${PROBLEM_COLUMNS} FROM problems FINAL WHERE ${OVERLAPS} AND ${counted}`, { ...params, ...included });
+  if (!reportId) return deps.analytics.queryFloat64(`SELECT ${PACKED_PROBLEM_LIST} FROM ${PROBLEMS.name} FINAL WHERE ${OVERLAPS} AND ${counted}`, { ...params, ...included });
   // A job taken again after a stop mid-copy starts from an empty copy, so it can be read without
   // FINAL. Only such a job finds rows to delete: a DELETE that finds none still costs a mutation
   // over the table's parts (up to 0.8 s measured beside copies of 1 000 000 problems).
-  const earlier = await deps.analytics.query('SELECT 1 FROM sla_report_problems WHERE report_id = {report:String} LIMIT 1', { report: reportId });
-  if (earlier.length > 0) await deps.analytics.command('DELETE FROM sla_report_problems WHERE report_id = {report:String}', { report: reportId });
+  const earlier = await deps.analytics.query(`SELECT 1 FROM ${SLA_REPORT_PROBLEMS.name} WHERE report_id = {report:String} LIMIT 1`, { report: reportId });
+  if (earlier.length > 0) await deps.analytics.command(`DELETE FROM ${SLA_REPORT_PROBLEMS.name} WHERE report_id = {report:String}`, { report: reportId });
   // The copy holds each problem once (FINAL), so the insert need not collapse duplicates in its
   // block (optimize_on_insert, on by default for a ReplacingMergeTree): without that step the
   // copy of 1 000 000 problems took 0.22 s instead of 1.0 s (chDB, 2 cores).
   await deps.analytics.command(
-    `INSERT INTO sla_report_problems
-     SELECT {report:String}, id, trigger_id, trigger_name, ci_id, date_start, date_end, priority, tags, incidents, influence_value, influence_max, with_maintenance, {now:DateTime64(3)}
-     FROM problems FINAL WHERE ${OVERLAPS}
+    `INSERT INTO ${SLA_REPORT_PROBLEMS.name}
+     SELECT ${COPY_FROM_PROBLEMS_LIST}
+     FROM ${PROBLEMS.name} FINAL WHERE ${OVERLAPS}
      SETTINGS optimize_on_insert = 0`,
     { ...params, report: reportId, now: clickhouseDateTime(Date.now()) },
   );
-  return deps.analytics.queryFloat64(`SELECT ${PROBLEM_COLUMNS} FROM sla_report_problems WHERE report_id = {report:String} AND ${counted}`, { report: reportId, ...included });
+  return deps.analytics.queryFloat64(`SELECT ${PACKED_PROBLEM_LIST} FROM ${SLA_REPORT_PROBLEMS.name} WHERE report_id = {report:String} AND ${counted}`, {
+    report: reportId,
+    ...included,
+  });
 }
-
-/** The template's working calendar as the maths reads it (null: always attended). */
-export const calendarOf = (template: SlaSingleTemplateModel): WorkingCalendar | null =>
-  template.calendar ? { timeZone: template.timeZone, week: template.calendar.week, holidays: template.calendar.holidays } : null;
 
 /** Figures and CI rows of a Single template over the range. */
 export async function calculateSingleTemplate(
@@ -110,7 +98,7 @@ export async function calculateSingleTemplate(
   phases: CalculationPhases = { problemsMs: 0, mathsMs: 0, threadsMs: 0, storeMs: 0 },
 ): Promise<{ figures: SlaFigures; ciRows: SlaCiRowModel[] }> {
   const { model } = deps;
-  const weights = templateCis(model, template);
+  const weights = templateCis(model.slices.cmdb, template);
   const ids = [...weights.keys()].sort((a, b) => a - b);
   let mark = performance.now();
   const rows = await readProblems(deps, ids, range, template.priorities, reportId);
@@ -130,9 +118,7 @@ export async function calculateSingleTemplate(
   const context = templateContext({
     range,
     now,
-    priorities: template.priorities,
-    calendar: calendarOf(template),
-    excludeMaintenance: template.excludeMaintenance,
+    ...templateRules(template),
     cis,
   });
   const chunkCount = Math.max(1, Math.min(deps.threads, cis.length));
@@ -222,6 +208,7 @@ async function timed(phases: CalculationPhases, store: () => Promise<void>): Pro
 }
 
 async function storeRows(deps: CalculationDeps, reportId: string, kind: string, rows: readonly object[], createdAt: string): Promise<void> {
-  const lines = rows.map((row, seq) => JSON.stringify({ report_id: reportId, kind, seq, row: JSON.stringify(row), created_at: createdAt })).join('\n');
-  if (lines.length > 0) await deps.analytics.insert('sla_report_rows', Buffer.from(`${lines}\n`));
+  const line = (row: object, seq: number): SlaReportRow => ({ report_id: reportId, kind, seq, row: JSON.stringify(row), created_at: createdAt });
+  const lines = rows.map((row, seq) => JSON.stringify(line(row, seq))).join('\n');
+  if (lines.length > 0) await deps.analytics.insert(SLA_REPORT_ROWS.name, Buffer.from(`${lines}\n`));
 }

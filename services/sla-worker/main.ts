@@ -1,4 +1,5 @@
 /** The sla-worker service alone (distributed mode; see docker-compose.yml). */
-import { runService } from '../runtime/main.js';
+import { runService } from '../run-service.js';
+import { slaWorkerPart } from './sla-worker.part.js';
 
-await runService('sla-worker', ['sla-worker']);
+await runService('sla-worker', [slaWorkerPart], 'alone');

@@ -13,14 +13,14 @@ import { Piscina } from 'piscina';
 import type { CiFiguresOutcome } from '../../pipelines/sla/single-template.js';
 import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
 import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
-import type { Part, PlatformContext } from '../platform.js';
+import type { Part, PlatformContext } from '../part.js';
 import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { SLA_JOBS_STREAM } from '../runtime/bus-streams.js';
 import { type ConsumerEdge, createConsumerEdge, deadLetter, engineCall, isTransient, ok, type Outcome, outcomeOfError } from '../runtime/consumer-edge.js';
 import { analyticsThroughEngineCalls } from '../runtime/engine-call.js';
 import type { PackedChunk } from './calculate.thread.js';
 import { type CalculationDeps, calculateReport, ReportError } from './calculate-report.js';
-import { decodeJob, queueJob } from './sla-jobs.js';
+import { decodeJob, queueJob } from '../runtime/sla-jobs.js';
 
 export const SLA_WORKER_CONSUMER = {
   stream: SLA_JOBS_STREAM.name,

@@ -7,8 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { allPartNames, type PartName } from '../../services/parts.js';
-import { type Part, type Platform, startPlatform } from '../../services/platform.js';
+import type { Part, PartName } from '../../services/part.js';
+import { allPartNames, partsNamed } from '../../services/parts.js';
+import { type Platform, startPlatform } from '../../services/platform.js';
 import { loadConfig } from '../../services/runtime/config.js';
 import { createLogger } from '../../services/runtime/logger.js';
 import { type Answer, call } from './http.js';
@@ -54,10 +55,9 @@ export async function startTestPlatform(
     },
   });
   const logger = createLogger(config.logLevel, sink);
-  const platform = await startPlatform(config, options.parts ?? allPartNames, {
+  const platform = await startPlatform(config, partsNamed(options.parts ?? allPartNames, options.replace), {
     logger,
     ...(options.now ? { now: options.now } : {}),
-    ...(options.replace ? { parts: options.replace } : {}),
   });
   const base = `http://127.0.0.1:${platform.port}`;
   let stopped = false;

@@ -9,7 +9,7 @@
  * JSON (an array of value lists) by elements: one record per line, one per value list.
  */
 import type { ParserModel, StreamConfigModel } from '../../../schemas/stream.schema.js';
-import { isTimeZone } from '../../sla/time-zone.js';
+import { isTimeZone } from '../../time/time-zone.js';
 import { deadLetter, type Outcome } from '../outcome.js';
 import type { Framing, MediaType } from '../validate-body.step.js';
 import { collectdValueList, parseCollectdCommand } from './collectd.js';

@@ -14,7 +14,7 @@
  * `UTC` by default; a problem that has not ended has an empty `End`.
  */
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
-import { toWallClockMs, utcToLocal } from '../time-zone.js';
+import { toWallClockMs, utcToLocal } from '../../time/time-zone.js';
 import { type WholeSeconds, wholeSeconds } from '../whole-seconds.js';
 
 interface ColumnBase {

@@ -8,11 +8,11 @@ import { CiTypeIconAdmin, type CiTypeIconAdminModel, ciTypeIconsExample, IconUpl
 import { allIcons, findIcon, type IconInfo, iconObject } from '../../control-plane/cmdb/ci-type-icons.js';
 import { deleteIcon, MAX_ICON_BYTES, MAX_UPLOADED_ICONS, uploadIcon } from '../../control-plane/cmdb/icon.commands.js';
 import { MAX_ICON_DIMENSION } from '../../control-plane/cmdb/png-header.js';
-import { json, noContent, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
 import { principal } from '../auth.js';
 import { createIconImages } from '../cmdb/icon-images.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 
 export const ICONS_ADMIN_PATH = `${ADMIN_PREFIX}/config-item-type-icons`;
 
@@ -28,7 +28,7 @@ export function ciTypeIconRoutes(deps: ApiDeps): Route[] {
     bytes: images.of(icon.id)?.bytes.length ?? 0,
   });
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: ICONS_ADMIN_PATH,
@@ -36,8 +36,8 @@ export function ciTypeIconRoutes(deps: ApiDeps): Route[] {
       summary: 'List the icons a CI type may have: the built-in SVGs (ids below 1000), then the uploaded PNGs',
       schema: { responses: { 200: { description: 'Icons, by id', schema: Type.Array(CiTypeIconAdmin), example: ciTypeIconsExample }, ...problems(401, 403) } },
       handler: () => json(200, allIcons(cmdb).map(view)),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: ICONS_ADMIN_PATH,
@@ -53,13 +53,13 @@ export function ciTypeIconRoutes(deps: ApiDeps): Route[] {
         responses: { 201: { description: 'Uploaded', schema: CiTypeIconAdmin, example: ciTypeIconsExample[1] }, ...problems(400, 401, 403, 409, 413, 415) },
       },
       handler: async (req) => {
-        const query = req.queryValues as { name: string; fileName?: string };
+        const query = req.queryValues;
         const upload = { bytes: req.rawBody, name: query.name, fileName: query.fileName ?? null, actorId: principal(req).user.id, now: isoNow(deps) };
         const record = await cp.execute(uploadIcon(upload));
         return json(201, view(findIcon(cmdb, record.id)!));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${ICONS_ADMIN_PATH}/:id`,
@@ -70,6 +70,6 @@ export function ciTypeIconRoutes(deps: ApiDeps): Route[] {
         await cp.execute(deleteIcon(parseId(req.params['id'])));
         return noContent();
       },
-    },
+    }),
   ];
 }

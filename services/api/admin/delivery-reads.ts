@@ -7,10 +7,9 @@
  */
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import type { DeliveryModel, DeliveryPageModel } from '../../../schemas/notifications.schema.js';
+import { DELIVERY_READ_LIST, NOTIFICATION_DELIVERIES } from '../../../schemas/tables/notification-deliveries.table.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import { encodeCursor, type ReadCursor } from '../streams/read-cursor.js';
-
-export const DELIVERIES_TABLE = 'notification_deliveries';
 
 interface DeliveryRow {
   item_id: string;
@@ -25,8 +24,6 @@ interface DeliveryRow {
   error: string | null;
   latency_ms: number | null;
 }
-
-const COLUMNS = `toString(id) AS item_id, toUnixTimestamp64Milli(at) AS at_ms, receiver_id, policy_id, delivery_id, event_kinds, attempt, status, status_code, error, latency_ms`;
 
 const itemOf = (row: DeliveryRow): DeliveryModel => ({
   id: row.item_id,
@@ -46,8 +43,8 @@ const itemOf = (row: DeliveryRow): DeliveryModel => ({
 export async function readDeliveries(analytics: AnalyticsStore, receiverId: number, limit: number, cursor: ReadCursor | undefined): Promise<DeliveryPageModel> {
   const after = cursor ? 'AND at <= {after:DateTime64(3)} AND (at, toString(id)) < ({after:DateTime64(3)}, {afterId:String})' : '';
   const rows = await analytics.query<DeliveryRow>(
-    `SELECT ${COLUMNS}
-     FROM ${DELIVERIES_TABLE} FINAL
+    `SELECT ${DELIVERY_READ_LIST}
+     FROM ${NOTIFICATION_DELIVERIES.name} FINAL
      WHERE receiver_id = {receiver:UInt64} ${after}
      ORDER BY at DESC, item_id DESC
      LIMIT {take:UInt32}`,
@@ -61,8 +58,8 @@ export async function readDeliveries(analytics: AnalyticsStore, receiverId: numb
 /** The newest attempt of one message to the receiver, or undefined when the log has none. */
 export async function findDelivery(analytics: AnalyticsStore, receiverId: number, deliveryId: string): Promise<DeliveryModel | undefined> {
   const [row] = await analytics.query<DeliveryRow>(
-    `SELECT ${COLUMNS}
-     FROM ${DELIVERIES_TABLE} FINAL
+    `SELECT ${DELIVERY_READ_LIST}
+     FROM ${NOTIFICATION_DELIVERIES.name} FINAL
      WHERE receiver_id = {receiver:UInt64} AND delivery_id = {delivery:String}
      ORDER BY at DESC, item_id DESC
      LIMIT 1`,

@@ -17,9 +17,9 @@ import {
 import { receiverFor } from '../../control-plane/notifications/notifications-access.js';
 import { requestReplay } from '../../control-plane/notifications/notifications.commands.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Request, type Route } from '../../runtime/http/route.js';
 import { type ApiDeps, isoNow } from '../api-deps.js';
-import { problems } from '../route-kit.js';
+import { problems } from '../../runtime/http/route-kit.js';
 import { decodeCursor, type ReadCursor } from '../streams/read-cursor.js';
 import { findDelivery, readDeliveries } from './delivery-reads.js';
 import { actorOf, notificationsAuth, RECEIVERS_PATH, receiverId } from './notification-receivers.routes.js';
@@ -54,7 +54,7 @@ export function notificationDeliveryRoutes(deps: ApiDeps): Route[] {
   const cp = deps.controlPlane;
   const base = { tags: ['admin'], security: 'bearer' as const, authenticate: notificationsAuth(deps) };
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${RECEIVERS_PATH}/:id/deliveries`,
@@ -67,11 +67,11 @@ export function notificationDeliveryRoutes(deps: ApiDeps): Route[] {
       },
       handler: async (req) => {
         const receiver = receiverFor(cp.model, actorOf(req), receiverId(req));
-        const limit = (req.queryValues['limit'] as number | undefined) ?? DELIVERY_PAGE_LIMITS.default;
+        const limit = req.queryValues.limit ?? DELIVERY_PAGE_LIMITS.default;
         return json(200, await readDeliveries(deps.analytics, receiver.id, limit, cursorOf(req)));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${RECEIVERS_PATH}/:id/deliveries/:deliveryId/replay`,
@@ -89,6 +89,6 @@ export function notificationDeliveryRoutes(deps: ApiDeps): Route[] {
         if (!delivery) throw fail('notification_delivery.not_found', { receiverId: receiver.id, deliveryId: JSON.stringify(deliveryId) });
         return json(202, await cp.execute(requestReplay({ receiverId: receiver.id, policyId: delivery.policyId, deliveryId }, actor, isoNow(deps))));
       },
-    },
+    }),
   ];
 }

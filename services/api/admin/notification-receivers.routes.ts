@@ -9,36 +9,26 @@
  * commits; the command checks the body again on the model it commits on.
  */
 import Type from 'typebox';
-import {
-  Receiver,
-  ReceiverCreate,
-  type ReceiverCreateBody,
-  ReceiverPatch,
-  type ReceiverPatchBody,
-  receiverCreateExample,
-  receiverExample,
-  receiverPatchExample,
-  receiversExample,
-} from '../../../schemas/notifications.schema.js';
+import { Receiver, ReceiverCreate, ReceiverPatch, receiverCreateExample, receiverExample, receiverPatchExample, receiversExample } from '../../../schemas/notifications.schema.js';
 import { NOTIFICATIONS_WRITE, receiverFor, receiversOf } from '../../control-plane/notifications/notifications-access.js';
 import { createReceiver, deleteReceiver, draftReceiver, draftReceiverPatch, patchReceiver } from '../../control-plane/notifications/notifications.commands.js';
 import type { NotificationsActor } from '../../control-plane/notifications/notifications.types.js';
 import { outboundTargets } from '../../control-plane/notifications/receiver-input.js';
 import { receiverView } from '../../control-plane/notifications/receiver.view.js';
-import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
-import { principal } from '../auth.js';
-import { parseId, problems } from '../route-kit.js';
+import { type AuthenticatePrincipal, principal, type PrincipalRequest } from '../auth.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 
 export const NOTIFICATIONS_PATH = `${ADMIN_PREFIX}/notifications`;
 export const RECEIVERS_PATH = `${NOTIFICATIONS_PATH}/receivers`;
 
 /** Authenticates, then requires `base-system.admin` or `base-system.notifications.write` (403 without). */
-export function notificationsAuth(deps: ApiDeps): (request: Request) => void | Promise<void> {
+export function notificationsAuth(deps: ApiDeps): AuthenticatePrincipal {
   return deps.auth.requireRight(NOTIFICATIONS_WRITE, [ADMIN]);
 }
 
-export const actorOf = (request: Request): NotificationsActor => {
+export const actorOf = (request: PrincipalRequest): NotificationsActor => {
   const p = principal(request);
   return { userId: p.user.id, admin: p.subject.admin };
 };
@@ -62,7 +52,7 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
   const base = { tags: ['admin'], security: 'bearer' as const, authenticate: notificationsAuth(deps) };
   const One = { description: 'The receiver, without its secrets', schema: Receiver, example: receiverExample };
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: RECEIVERS_PATH,
@@ -70,8 +60,8 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
       summary: 'The notification receivers the caller may manage (all for admins; else those of its workgroups), by id',
       schema: { responses: { 200: { description: 'Receivers, without their secrets', schema: Type.Array(Receiver), example: receiversExample }, ...problems(401, 403) } },
       handler: (req) => json(200, receiversOf(cp.model, actorOf(req)).map(receiverView)),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: RECEIVERS_PATH,
@@ -79,14 +69,14 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
       summary: 'Create a notification receiver of one of the caller’s workgroups; its URLs must pass the outbound address rules',
       schema: { body: ReceiverCreate, bodyExample: receiverCreateExample, responses: { 201: One, ...problems(400, 401, 403, 409, 415, 503) } },
       handler: async (req) => {
-        const body = req.body as ReceiverCreateBody;
+        const { body } = req;
         const actor = actorOf(req);
         const now = isoNow(deps);
         await checkReceiverUrls(deps, outboundTargets(draftReceiver(cp.model, body, actor, 0, now)));
         return json(201, receiverView(await cp.execute(createReceiver(body, actor, now))));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${RECEIVERS_PATH}/:id`,
@@ -94,8 +84,8 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
       summary: 'One notification receiver, without its secrets',
       schema: { responses: { 200: One, ...problems(400, 401, 403, 404) } },
       handler: (req) => json(200, receiverView(receiverFor(cp.model, actorOf(req), receiverId(req)))),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'PATCH',
       path: `${RECEIVERS_PATH}/:id`,
@@ -104,7 +94,7 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
       schema: { body: ReceiverPatch, bodyExample: receiverPatchExample, responses: { 200: One, ...problems(400, 401, 403, 404, 409, 415, 503) } },
       handler: async (req) => {
         const id = receiverId(req);
-        const body = req.body as ReceiverPatchBody;
+        const { body } = req;
         const actor = actorOf(req);
         const now = isoNow(deps);
         const { current, next } = draftReceiverPatch(cp.model, id, body, actor, now);
@@ -115,8 +105,8 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
         );
         return json(200, receiverView(await cp.execute(patchReceiver(id, body, actor, now))));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${RECEIVERS_PATH}/:id`,
@@ -127,6 +117,6 @@ export function notificationReceiverRoutes(deps: ApiDeps): Route[] {
         await cp.execute(deleteReceiver(receiverId(req), actorOf(req)));
         return noContent();
       },
-    },
+    }),
   ];
 }

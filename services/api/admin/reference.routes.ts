@@ -5,11 +5,8 @@ import {
   ciTypeAdminExample,
   CiTypeCreate,
   ciTypeCreateExample,
-  type CiTypeCreateBody,
   CiTypePatch,
-  type CiTypePatchBody,
   CmdbSystemCreate,
-  type CmdbSystemCreateBody,
   CmdbSystemPatch,
   NamedEntity,
 } from '../../../schemas/cmdb-reference.schema.js';
@@ -17,9 +14,9 @@ import { iconOfType } from '../../control-plane/cmdb/ci-type-icons.js';
 import type { CmdbSlice } from '../../control-plane/cmdb/cmdb.slice.js';
 import type { CiTypeRecord } from '../../control-plane/cmdb/cmdb.types.js';
 import { createCiType, createCmdbSystem, deleteCiType, deleteCmdbSystem, patchCiType, renameCmdbSystem } from '../../control-plane/cmdb/reference.commands.js';
-import { json, noContent, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps } from '../api-deps.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 
 /** A CI type as the admin API shows it: which is the default, and its icon object (or null). */
 const adminType = (cmdb: CmdbSlice, type: CiTypeRecord) => ({
@@ -36,7 +33,7 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
   const base = { tags: ['admin'], security: 'bearer' as const, authenticate: deps.auth.requireRight(ADMIN) };
   const id = (params: Record<string, string>) => parseId(params['id']);
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${ADMIN_PREFIX}/config-item-types`,
@@ -48,8 +45,8 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
           200,
           [...cmdb.types.values()].sort((a, b) => a.id - b.id).map((type) => adminType(cmdb, type)),
         ),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${ADMIN_PREFIX}/config-item-types`,
@@ -60,18 +57,18 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
         bodyExample: ciTypeCreateExample,
         responses: { 201: { description: 'Created', schema: CiTypeAdmin, example: ciTypeAdminExample }, ...problems(400, 401, 403, 409, 415) },
       },
-      handler: async (req) => json(201, adminType(cmdb, await cp.execute(createCiType(req.body as CiTypeCreateBody)))),
-    },
-    {
+      handler: async (req) => json(201, adminType(cmdb, await cp.execute(createCiType(req.body)))),
+    }),
+    defineRoute({
       ...base,
       method: 'PATCH',
       path: `${ADMIN_PREFIX}/config-item-types/:id`,
       name: 'admin.patchCiType',
       summary: 'Rename or describe a CI type, make it the default, or set its icon (iconId; null: none)',
       schema: { body: CiTypePatch, responses: { 200: { description: 'Updated', schema: CiTypeAdmin, example: ciTypeAdminExample }, ...problems(400, 401, 403, 404, 409, 415) } },
-      handler: async (req) => json(200, adminType(cmdb, await cp.execute(patchCiType(id(req.params), req.body as CiTypePatchBody)))),
-    },
-    {
+      handler: async (req) => json(200, adminType(cmdb, await cp.execute(patchCiType(id(req.params), req.body)))),
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${ADMIN_PREFIX}/config-item-types/:id`,
@@ -82,8 +79,8 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
         await cp.execute(deleteCiType(id(req.params)));
         return noContent();
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${ADMIN_PREFIX}/cmdb-systems`,
@@ -95,26 +92,26 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
           200,
           [...cp.model.slices.cmdb.systems.values()].sort((a, b) => a.id - b.id),
         ),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${ADMIN_PREFIX}/cmdb-systems`,
       name: 'admin.createCmdbSystem',
       summary: 'Register a CMDB system',
       schema: { body: CmdbSystemCreate, responses: { 201: { description: 'Created', schema: NamedEntity }, ...problems(400, 401, 403, 409, 415) } },
-      handler: async (req) => json(201, await cp.execute(createCmdbSystem(req.body as CmdbSystemCreateBody))),
-    },
-    {
+      handler: async (req) => json(201, await cp.execute(createCmdbSystem(req.body))),
+    }),
+    defineRoute({
       ...base,
       method: 'PATCH',
       path: `${ADMIN_PREFIX}/cmdb-systems/:id`,
       name: 'admin.renameCmdbSystem',
       summary: 'Rename a CMDB system',
       schema: { body: CmdbSystemPatch, responses: { 200: { description: 'Renamed', schema: NamedEntity }, ...problems(400, 401, 403, 404, 409, 415) } },
-      handler: async (req) => json(200, await cp.execute(renameCmdbSystem(id(req.params), (req.body as { name: string }).name))),
-    },
-    {
+      handler: async (req) => json(200, await cp.execute(renameCmdbSystem(id(req.params), req.body.name))),
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${ADMIN_PREFIX}/cmdb-systems/:id`,
@@ -125,6 +122,6 @@ export function referenceRoutes(deps: ApiDeps): Route[] {
         await cp.execute(deleteCmdbSystem(id(req.params)));
         return noContent();
       },
-    },
+    }),
   ];
 }

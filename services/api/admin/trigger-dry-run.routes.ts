@@ -4,14 +4,14 @@
  */
 import { type DryRunCi, dryRunTrigger } from '../../../pipelines/problems/trigger-dry-run.js';
 import type { TriggeredEvent } from '../../../pipelines/problems/trigger-match.js';
-import { DRY_RUN_MAX_RECORDS, TriggerDryRun, type TriggerDryRunBody, TriggerDryRunResult } from '../../../schemas/trigger-dry-run.schema.js';
+import { DRY_RUN_MAX_RECORDS, TriggerDryRun, TriggerDryRunResult } from '../../../schemas/trigger-dry-run.schema.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { triggerFieldErrors } from '../../control-plane/triggers/triggers.commands.js';
-import { createTriggerIndex } from '../../event-worker/trigger-index.js';
+import { createTriggerIndex } from '../../control-plane/triggers/trigger-index.js';
 import { failFields } from '../../../schemas/errors.js';
-import { json, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';
-import { problems } from '../route-kit.js';
+import { problems } from '../../runtime/http/route-kit.js';
 
 interface LatestRow {
   item_id: string;
@@ -33,7 +33,7 @@ function fieldsOf(payload: string): unknown {
 export function triggerDryRunRoutes(deps: ApiDeps): Route[] {
   const cp = deps.controlPlane;
   return [
-    {
+    defineRoute({
       tags: ['admin'],
       security: 'bearer',
       authenticate: deps.auth.requireRight(ADMIN),
@@ -43,7 +43,7 @@ export function triggerDryRunRoutes(deps: ApiDeps): Route[] {
       summary: "Try a trigger on a stream's latest records before saving it: the CIs it would open problems on",
       schema: { body: TriggerDryRun, responses: { 200: { description: 'What the trigger would do', schema: TriggerDryRunResult }, ...problems(400, 401, 403, 415) } },
       handler: async (req) => {
-        const body = req.body as TriggerDryRunBody;
+        const body = req.body;
         const model = cp.model;
         const now = isoNow(deps);
         const trigger: TriggerModel = {
@@ -82,6 +82,6 @@ export function triggerDryRunRoutes(deps: ApiDeps): Route[] {
           cis: outcome.cis.map((ci: DryRunCi) => ({ ...ci, ciName: cis.get(ci.ciId)?.name ?? '', firstHitAt: iso(ci.firstHitAt), lastHitAt: iso(ci.lastHitAt) })),
         });
       },
-    },
+    }),
   ];
 }

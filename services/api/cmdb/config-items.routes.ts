@@ -2,12 +2,9 @@
 import Type from 'typebox';
 import {
   CiCreate,
-  type CiCreateBody,
   CiFilter,
   FilterCiQuery,
-  type CiFilterBody,
   CiUpdate,
-  type CiUpdateBody,
   ConfigItem,
   childCiExample,
   childLinkExample,
@@ -23,9 +20,7 @@ import {
   formerChildCiExample,
   GetCiQuery,
   GrantCreate,
-  type GrantCreateBody,
   GrantUpdate,
-  type GrantUpdateBody,
   grantCreateExample,
   grantUpdateExample,
   influentialLinkExample,
@@ -43,12 +38,12 @@ import { addChild, addInfluential, removeChild, removeInfluential } from '../../
 import { canRead, levelOn } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { type ApiDeps, isoNow } from '../api-deps.js';
-import { principal } from '../auth.js';
-import { parseId, problems } from '../route-kit.js';
+import { principal, type PrincipalRequest } from '../auth.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { CMDB_PREFIX } from './reference.routes.js';
-import { liveSlaView } from '../sla/live-sla.js';
+import { liveSlaView } from '../../live-sla/live-sla.js';
 import { createCiViewBytes } from './ci-view-bytes.js';
 import { createVisibility } from './visibility.js';
 
@@ -56,7 +51,7 @@ const CIS = `${CMDB_PREFIX}/config-items`;
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-const actorOf = (req: Request): Actor => {
+const actorOf = (req: PrincipalRequest): Actor => {
   const p = principal(req);
   return { userId: p.user.id, userName: p.user.name, subject: p.subject };
 };
@@ -76,7 +71,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
   const Influentials = { description: 'The CIs that now influence the dependent CI', schema: Type.Array(ShortCi) };
 
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: CIS,
@@ -92,8 +87,8 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
           out.sort((a, b) => a.id - b.id),
         );
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${CIS}/filter`,
@@ -107,25 +102,25 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       },
       handler: (req) => {
         const visible = visibleTo(principal(req).subject);
-        const withSla = req.queryValues['includeSla'] === true;
+        const withSla = req.queryValues.includeSla === true;
         return json(
           200,
-          filterCis(model.slices.cmdb, req.body as CiFilterBody)
+          filterCis(model.slices.cmdb, req.body)
             .filter((ci) => visible(ci.id))
             .map((ci) => (withSla ? { ...filteredView(ci), sla: liveSlaView(deps.liveSla.ofCi(ci.id)) } : filteredView(ci))),
         );
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: CIS,
       name: 'cmdb.createConfigItem',
       summary: '#6 Create a CI',
       schema: { body: CiCreate, bodyExample: ciCreateExample, responses: { 201: { ...Full, example: ciCreatedExample }, ...problems(400, 401, 403, 404, 415) } },
-      handler: async (req) => json(201, full(await cp.execute(createCi(req.body as CiCreateBody, actorOf(req), isoNow(deps))))),
-    },
-    {
+      handler: async (req) => json(201, full(await cp.execute(createCi(req.body, actorOf(req), isoNow(deps))))),
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${CIS}/:id`,
@@ -133,38 +128,38 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       summary: '#7 Delete a CI; its children move to its parent',
       schema: { query: DeleteCiQuery, responses: { 204: { description: 'Deleted' }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => {
-        await cp.execute(deleteCi(ciId(req), req.queryValues['applyGrants'] === true, actorOf(req), isoNow(deps)));
+        await cp.execute(deleteCi(ciId(req), req.queryValues.applyGrants === true, actorOf(req), isoNow(deps)));
         return noContent();
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'PUT',
       path: `${CIS}/:id`,
       name: 'cmdb.updateConfigItem',
       summary: '#8 Update a CI',
       schema: { body: CiUpdate, bodyExample: ciUpdateExample, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
-      handler: async (req) => json(200, full(await cp.execute(updateCi(ciId(req), req.body as CiUpdateBody, actorOf(req), isoNow(deps))))),
-    },
-    {
+      handler: async (req) => json(200, full(await cp.execute(updateCi(ciId(req), req.body, actorOf(req), isoNow(deps))))),
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${CIS}/:id/work-groups`,
       name: 'cmdb.addGrant',
       summary: '#9 Share a CI with a workgroup',
       schema: { body: GrantCreate, bodyExample: grantCreateExample, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
-      handler: async (req) => json(200, full(await cp.execute(addGrant(ciId(req), req.body as GrantCreateBody, actorOf(req), isoNow(deps))))),
-    },
-    {
+      handler: async (req) => json(200, full(await cp.execute(addGrant(ciId(req), req.body, actorOf(req), isoNow(deps))))),
+    }),
+    defineRoute({
       ...base,
       method: 'PUT',
       path: `${CIS}/:id/work-groups`,
       name: 'cmdb.updateGrant',
       summary: '#10 Change an access grant of a CI',
       schema: { body: GrantUpdate, bodyExample: grantUpdateExample, responses: { 200: Full, ...problems(400, 401, 403, 404, 415) } },
-      handler: async (req) => json(200, full(await cp.execute(updateGrant(ciId(req), req.body as GrantUpdateBody, actorOf(req), isoNow(deps))))),
-    },
-    {
+      handler: async (req) => json(200, full(await cp.execute(updateGrant(ciId(req), req.body, actorOf(req), isoNow(deps))))),
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${CIS}/:id/work-groups/:sharedId`,
@@ -175,8 +170,8 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         await cp.execute(removeGrant(ciId(req), parseId(req.params['sharedId'], 'sharedId', 'access-model id'), actorOf(req), isoNow(deps)));
         return noContent();
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${CIS}/:id`,
@@ -187,14 +182,14 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const id = ciId(req);
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
-        const flag = (name: string) => req.queryValues[name] === true;
+        const flag = (name: keyof typeof req.queryValues) => req.queryValues[name] === true;
         if (!flag('includeState') && !flag('includeHealth') && !flag('includeIcon') && !flag('includeSla')) return json(200, plainBytes(ci), JSON_TYPE);
         const view = ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), includeIcon: flag('includeIcon'), now: deps.now() });
         if (flag('includeSla')) view.sla = liveSlaView(deps.liveSla.ofCi(id));
         return json(200, view);
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${CIS}/:parentId/children`,
@@ -207,11 +202,11 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       },
       handler: async (req) => {
         const parentId = ciId(req, 'parentId');
-        const childId = ciIdOrThrow((req.body as { id?: unknown }).id, 'child CI id');
+        const childId = ciIdOrThrow(req.body.id, 'child CI id');
         return json(200, full(await cp.execute(addChild(parentId, childId, actorOf(req), isoNow(deps)))));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${CIS}/:dependentId/influentials`,
@@ -220,12 +215,12 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       schema: { body: LinkBody, bodyExample: influentialLinkExample, responses: { 200: { ...Influentials, example: influentialsExample }, ...problems(400, 401, 403, 404, 415) } },
       handler: async (req) => {
         const dependentId = ciId(req, 'dependentId');
-        const influentialId = ciIdOrThrow((req.body as { id?: unknown }).id, 'influencing CI id');
+        const influentialId = ciIdOrThrow(req.body.id, 'influencing CI id');
         await cp.execute(addInfluential(dependentId, influentialId, actorOf(req), isoNow(deps)));
         return json(200, influentialsOf(model, dependentId));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${CIS}/:parentId/children/:childId`,
@@ -233,8 +228,8 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       summary: '#15 Unlink a child; it becomes a root',
       schema: { responses: { 200: { description: 'The former child CI', schema: ConfigItem, example: formerChildCiExample }, ...problems(400, 401, 403, 404) } },
       handler: async (req) => json(200, full(await cp.execute(removeChild(ciId(req, 'parentId'), ciId(req, 'childId'), actorOf(req), isoNow(deps))))),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'DELETE',
       path: `${CIS}/:dependentId/influentials/:influentialId`,
@@ -246,6 +241,6 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         await cp.execute(removeInfluential(dependentId, ciId(req, 'influentialId'), actorOf(req), isoNow(deps)));
         return json(200, influentialsOf(model, dependentId));
       },
-    },
+    }),
   ];
 }

@@ -6,9 +6,9 @@ import Type from 'typebox';
 import { CiTypesQuery, CiTypeWithIcon, ciTypesExample, cmdbSystemsExample, ICON_PATH, NamedEntity, workGroupsExample } from '../../../schemas/cmdb-reference.schema.js';
 import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, type Reply, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Reply, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { createIconImages, type IconImage } from './icon-images.js';
 
 export const CMDB_PREFIX = '/api/public/sm/v2/rsm';
@@ -42,7 +42,7 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
   const byId = <T extends { id: number }>(items: Iterable<T>): T[] => [...items].sort((a, b) => a.id - b.id);
   const images = createIconImages(model.slices.cmdb);
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${CMDB_PREFIX}/config-item-types`,
@@ -68,8 +68,8 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
           types.map(({ id, name, description }) => ({ id, name, description })),
         );
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${CMDB_PREFIX}/cmdb-systems`,
@@ -81,8 +81,8 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
           200,
           byId(model.slices.cmdb.systems.values()).map(({ id, name }) => ({ id, name })),
         ),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${CMDB_PREFIX}/work-groups`,
@@ -94,8 +94,8 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
           200,
           byId(model.slices.identity.workGroups.values()).map(({ id, name }) => ({ id, name })),
         ),
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: `${ICON_PATH}/:id`,
       name: 'cmdb.getConfigItemTypeIcon',
@@ -123,6 +123,6 @@ export function publicReferenceRoutes(deps: ApiDeps): Route[] {
         if (!image) throw fail('icon.not_found', { id });
         return iconReply(image, req.headers['if-none-match']);
       },
-    },
+    }),
   ];
 }

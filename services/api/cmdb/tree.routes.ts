@@ -10,10 +10,10 @@ import { findCi } from '../../control-plane/cmdb/ci-checks.js';
 import { positionOf, startAfter, type TreeFilter, type TreeListing, type TreePosition, treeListing, visibleChildCount, visiblePath } from '../../control-plane/cmdb/ci-tree.js';
 import { canBasicRead, levelOn, type Subject } from '../../control-plane/rights/ci-rights.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import { json, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';
-import { problems } from '../route-kit.js';
+import { problems } from '../../runtime/http/route-kit.js';
 import { CMDB_PREFIX } from './reference.routes.js';
 import { createVisibility } from './visibility.js';
 
@@ -69,7 +69,7 @@ export function treeRoutes(deps: ApiDeps): Route[] {
   };
 
   return [
-    {
+    defineRoute({
       tags: ['cmdb'],
       security: 'bearer',
       authenticate: deps.auth.authenticate,
@@ -89,7 +89,7 @@ export function treeRoutes(deps: ApiDeps): Route[] {
           findCi(model, parentId);
           if (!canBasicRead(levelOn(cmdb, subject, parentId))) throw fail('ci.read_forbidden', { id: parentId });
         }
-        const q = req.queryValues as { limit?: number; cursor?: string; includeState?: boolean; search?: string; label?: string };
+        const q = req.queryValues;
         const visible = visibleTo(subject);
         const label = labelOf(q.label);
         const filter: TreeFilter = { parentId, ...(q.search !== undefined ? { search: q.search } : {}), ...(label ? { label } : {}) };
@@ -119,6 +119,6 @@ export function treeRoutes(deps: ApiDeps): Route[] {
         const more = from + ids.length < listing.ids.length;
         return json(200, { items, nextCursor: more ? encodeCursor(positionOf(cmdb, listing.ids[last]!)) : null, total: listing.ids.length });
       },
-    },
+    }),
   ];
 }

@@ -21,7 +21,7 @@ export type Coding = 'br' | 'gzip';
 export interface ConsoleFile {
   type: string;
   body: Buffer;
-  /** The ETag of the body as it is; an encoded variant's adds `-br` or `-gz`. */
+  /** The ETag of the unencoded body; an encoded variant's adds `-br` or `-gz`. */
   tag: string;
   /** Text worth compressing (not images, not fonts). */
   compressible: boolean;

@@ -12,7 +12,7 @@
  * If-None-Match gets 304), and a Content-Security-Policy that allows no inline script or style.
  */
 import { fail, type AppError } from '../../../schemas/errors.js';
-import type { Reply, Request, Route } from '../../runtime/http/route.js';
+import { defineRoute, type Reply, type Request, type Route } from '../../runtime/http/route.js';
 import { type Coding, type ConsoleFile, encodedVariant, type LoadedConsole } from './console-files.js';
 
 export const CONTENT_SECURITY_POLICY =
@@ -93,7 +93,7 @@ export function consoleRoutes(loaded: LoadedConsole): Route[] {
   };
   const base = { tags: ['console'], hidden: true };
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: '/',
@@ -102,8 +102,8 @@ export function consoleRoutes(loaded: LoadedConsole): Route[] {
       fallback: isConsolePath,
       schema: { responses: { 200: { description: 'index.html', contentType: 'text/html' } } },
       handler: (request) => answer(files().files.page, request, PAGE_CACHE),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: '/assets/:file',
@@ -115,6 +115,6 @@ export function consoleRoutes(loaded: LoadedConsole): Route[] {
         if (!file) throw withConsoleHeaders(fail('console.file_not_found', { path: request.path }));
         return answer(file, request, ASSET_CACHE);
       },
-    },
+    }),
   ];
 }

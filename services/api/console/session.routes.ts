@@ -6,10 +6,10 @@
  * through auth.ts; this endpoint adds nothing they could not do with the token itself.
  */
 import Type from 'typebox';
-import { ConsoleSession, consoleSessionExample, SessionCreate, type SessionCreateBody, sessionCreateExample } from '../../../schemas/console-session.schema.js';
+import { ConsoleSession, consoleSessionExample, SessionCreate, sessionCreateExample } from '../../../schemas/console-session.schema.js';
 import type { StoredSession } from '../../runtime/adapters/sessions/session-store.port.js';
 import { isAppError } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { type Principal, principal } from '../auth.js';
 import { clearedCookie, cookieIsSecure, SESSION_COOKIE, sessionCookie } from './sessions.js';
@@ -46,7 +46,7 @@ export function sessionRoutes(deps: ApiDeps): Route[] {
   const base = { tags: ['console'] };
   const own = { ...base, security: 'session' as const, authenticate: deps.auth.authenticateSession };
   return [
-    {
+    defineRoute({
       ...base,
       method: 'POST',
       path: SESSION_PATH,
@@ -68,12 +68,12 @@ export function sessionRoutes(deps: ApiDeps): Route[] {
         },
       },
       handler: async (req) => {
-        const caller = await callerOf((req.body as SessionCreateBody).token);
+        const caller = await callerOf(req.body.token);
         const { secret, session } = await sessions.open({ userId: caller.user.id, tokenId: caller.token.id, tokenExpiresAt: caller.token.expiresAt });
         return json(201, sessionView(caller, session), { ...NO_STORE, 'set-cookie': sessionCookie(secret, secure(req)) });
       },
-    },
-    {
+    }),
+    defineRoute({
       ...own,
       method: 'GET',
       path: SESSION_PATH,
@@ -89,8 +89,8 @@ export function sessionRoutes(deps: ApiDeps): Route[] {
         const caller = principal(req);
         return json(200, sessionView(caller, caller.session!.session), NO_STORE);
       },
-    },
-    {
+    }),
+    defineRoute({
       ...own,
       method: 'DELETE',
       path: SESSION_PATH,
@@ -107,6 +107,6 @@ export function sessionRoutes(deps: ApiDeps): Route[] {
         await sessions.end(principal(req).session!.id);
         return { status: 204, headers: { ...NO_STORE, 'set-cookie': clearedCookie(secure(req)) } };
       },
-    },
+    }),
   ];
 }

@@ -9,7 +9,6 @@ import Type from 'typebox';
 import {
   CalendarFeed,
   CalendarFeedCreate,
-  type CalendarFeedCreateBody,
   CalendarFeedIssued,
   CalendarQuery,
   calendarFeedCreateExample,
@@ -27,11 +26,11 @@ import { listModes, parseListQuery } from '../../control-plane/maintenance/maint
 import type { Subject } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, noContent, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps, isoNow } from '../api-deps.js';
 import { principal, rightMissing } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { MAINTENANCE_PREFIX, MAINTENANCE_READ } from './maintenance.routes.js';
 
 export const CALENDAR_PATH = `${MAINTENANCE_PREFIX}/calendar.ics`;
@@ -54,7 +53,7 @@ interface FeedCaller {
  * confirmed in constant time. Synchronous, so a refusal is checked again after catching up with
  * the journal (read-after-write.ts): a feed made through another replica a moment ago works.
  */
-function authenticateFeed(model: PlatformModel, request: Request): void {
+function authenticateFeed(model: PlatformModel, request: Request): FeedCaller {
   const secret = request.query.get('feedToken');
   if (!secret) throw fail('calendar_feed.token_missing');
   const digest = sha256Hex(secret);
@@ -66,7 +65,7 @@ function authenticateFeed(model: PlatformModel, request: Request): void {
   if (!user || user.disabled) throw fail('auth.user_disabled');
   const rights = identity.rightsOf(user);
   if (!rights.has(MAINTENANCE_READ)) throw rightMissing(identity, MAINTENANCE_READ);
-  request.auth = { feed, user, subject: { workGroupIds: identity.workGroupsOf(user.id), admin: rights.has(ADMIN) } } satisfies FeedCaller;
+  return { feed, user, subject: { workGroupIds: identity.workGroupsOf(user.id), admin: rights.has(ADMIN) } };
 }
 
 /** An example calendar rendered by the renderer itself, so the document shows what is served. */
@@ -104,7 +103,7 @@ export function calendarRoutes(deps: ApiDeps): Route[] {
   };
 
   return [
-    {
+    defineRoute({
       ...own,
       method: 'POST',
       path: FEEDS_PATH,
@@ -117,13 +116,13 @@ export function calendarRoutes(deps: ApiDeps): Route[] {
         responses: { 201: { description: 'Created', schema: CalendarFeedIssued, example: calendarFeedIssuedExample }, ...problems(400, 401, 403, 409, 415) },
       },
       handler: async (req) => {
-        const body = req.body as CalendarFeedCreateBody;
+        const { body } = req;
         const secret = newFeedSecret();
         const feed = await cp.execute(createFeed(principal(req).user.id, { name: body.name, search: body.search }, secret, isoNow(deps)));
         return json(201, { ...feedView(feed), token: secret, url: feedUrl(secret) });
       },
-    },
-    {
+    }),
+    defineRoute({
       ...own,
       method: 'GET',
       path: FEEDS_PATH,
@@ -131,8 +130,8 @@ export function calendarRoutes(deps: ApiDeps): Route[] {
       summary: "The caller's calendar feeds, revoked ones included (never their tokens)",
       schema: { responses: { 200: { description: 'Feeds', schema: Type.Array(CalendarFeed), example: [calendarFeedExample] }, ...problems(401) } },
       handler: (req) => json(200, model.slices.calendarFeeds.ofUser(principal(req).user.id).map(feedView)),
-    },
-    {
+    }),
+    defineRoute({
       ...own,
       method: 'DELETE',
       path: `${FEEDS_PATH}/:id`,
@@ -145,8 +144,8 @@ export function calendarRoutes(deps: ApiDeps): Route[] {
         await cp.execute(revokeFeed(id, { userId: p.user.id, admin: p.subject.admin }, isoNow(deps)));
         return noContent();
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: CALENDAR_PATH,
       name: 'maintenance.calendar',
@@ -163,12 +162,12 @@ export function calendarRoutes(deps: ApiDeps): Route[] {
         },
       },
       handler: (req) => {
-        const caller = req.auth as FeedCaller;
+        const caller = req.auth;
         const now = deps.now();
         const body = renderCalendar(modesOf(caller, now).map(calendarEventOf), { name: caller.feed.name, now });
         // Rights are read at each fetch, so no copy may be kept and served to anyone later.
         return { status: 200, headers: { 'content-type': CALENDAR_TYPE, 'cache-control': 'private, no-store' }, body };
       },
-    },
+    }),
   ];
 }

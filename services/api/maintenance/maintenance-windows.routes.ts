@@ -15,11 +15,11 @@ import { parseDateTime } from '../../control-plane/maintenance/maintenance-input
 import { searchMatcher } from '../../control-plane/maintenance/maintenance-query.js';
 import { windowsIn } from '../../control-plane/maintenance/maintenance-windows.js';
 import { failFields } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { principal } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
-import { problems } from '../route-kit.js';
+import { problems } from '../../runtime/http/route-kit.js';
 import { MAINTENANCE_PREFIX, MAINTENANCE_READ } from './maintenance.routes.js';
 
 const DAY_MS = 86_400_000;
@@ -56,7 +56,7 @@ export function maintenanceWindowsRoutes(deps: ApiDeps): Route[] {
   const visibleTo = createVisibility(model);
   const iso = (ms: number) => new Date(ms).toISOString();
   return [
-    {
+    defineRoute({
       tags: ['maintenance'],
       security: 'bearer',
       authenticate: deps.auth.requireRight(MAINTENANCE_READ),
@@ -96,6 +96,6 @@ export function maintenanceWindowsRoutes(deps: ApiDeps): Route[] {
           truncated: windows.length < all.length,
         } satisfies MaintenanceWindowsModel);
       },
-    },
+    }),
   ];
 }

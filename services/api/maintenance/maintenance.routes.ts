@@ -8,13 +8,10 @@ import Type from 'typebox';
 import {
   BatchValidateQuery,
   MaintenanceCreate,
-  type MaintenanceCreateBody,
   MaintenanceFilter,
-  type MaintenanceFilterBody,
   MaintenanceListQuery,
   MaintenanceMode,
   MaintenanceUpdate,
-  type MaintenanceUpdateBody,
   maintenanceCreateExample,
   maintenanceEditedExample,
   maintenanceFilterExample,
@@ -34,18 +31,18 @@ import { readFullBody, readPatchBody } from '../../control-plane/maintenance/mai
 import { previewMode } from '../../control-plane/maintenance/maintenance-preview.js';
 import { filterModes, listModes, parseListQuery, readFilter } from '../../control-plane/maintenance/maintenance-query.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Request, type Route } from '../../runtime/http/route.js';
 import { BOOLEAN_RULE, queryBoolean } from '../../runtime/http/validate.js';
 import type { ApiDeps } from '../api-deps.js';
-import { principal } from '../auth.js';
+import { principal, type PrincipalRequest } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 
 export const MAINTENANCE_PREFIX = '/api/public/sm/v1/rsm-maintenance';
 export const MAINTENANCE_READ = 'base-system.rsm-maintenance.read';
 export const MAINTENANCE_WRITE = 'base-system.rsm-maintenance.write';
 
-const actorOf = (req: Request): Actor => {
+const actorOf = (req: PrincipalRequest): Actor => {
   const p = principal(req);
   return { userId: p.user.id, userName: p.user.name, subject: p.subject };
 };
@@ -69,12 +66,12 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
   const Edited = { ...Mode, example: maintenanceEditedExample };
   const Modes = { description: 'One page of maintenance modes', schema: Type.Array(MaintenanceMode), example: [maintenanceModeExample] };
 
-  const visibleFilter = (req: Request): ((mode: MaintenanceRecord) => boolean) => {
+  const visibleFilter = (req: PrincipalRequest): ((mode: MaintenanceRecord) => boolean) => {
     const visible = visibleTo(principal(req).subject);
     return (mode) => modeVisible(mode, visible);
   };
   /** Applies `search`, sorting and paging of #1 and #3 to the modes the caller may see. */
-  const page = (req: Request, modes: Iterable<MaintenanceRecord>) => {
+  const page = (req: PrincipalRequest, modes: Iterable<MaintenanceRecord>) => {
     const query = parseListQuery(Object.fromEntries(req.query));
     const visible = visibleFilter(req);
     const now = deps.now();
@@ -86,7 +83,7 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
   const answer = (status: number, id: number) => json(status, modeView(model.slices.maintenance.modes.get(id)!, deps.now()));
 
   return [
-    {
+    defineRoute({
       ...read,
       method: 'GET',
       path: MAINTENANCE_PREFIX,
@@ -94,8 +91,8 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       summary: '#1 Maintenance modes the caller may see: search, sort and page',
       schema: { query: MaintenanceListQuery, responses: { 200: Modes, ...problems(400, 401, 403) } },
       handler: (req) => page(req, model.slices.maintenance.modes.values()),
-    },
-    {
+    }),
+    defineRoute({
       ...read,
       method: 'GET',
       path: `${MAINTENANCE_PREFIX}/:id`,
@@ -108,17 +105,17 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
         if (!visibleFilter(req)(mode)) throw fail('maintenance.read_forbidden', { id: mode.id });
         return json(200, modeView(mode, deps.now()));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...read,
       method: 'POST',
       path: `${MAINTENANCE_PREFIX}/filter`,
       name: 'maintenance.filterModes',
       summary: '#3 Maintenance modes by ids, start, end and CIs (OR within a field, AND across fields)',
       schema: { query: MaintenanceListQuery, body: MaintenanceFilter, bodyExample: maintenanceFilterExample, responses: { 200: Modes, ...problems(400, 401, 403, 415) } },
-      handler: (req) => page(req, filterModes(model.slices.maintenance, readFilter(req.body as MaintenanceFilterBody))),
-    },
-    {
+      handler: (req) => page(req, filterModes(model.slices.maintenance, readFilter(req.body))),
+    }),
+    defineRoute({
       ...write,
       method: 'POST',
       path: MAINTENANCE_PREFIX,
@@ -127,11 +124,11 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       schema: { query: BatchValidateQuery, body: MaintenanceCreate, bodyExample: maintenanceCreateExample, responses: { 201: Mode, ...problems(400, 401, 403, 415) } },
       handler: async (req) => {
         const options = batchValidate(req);
-        const input = readFullBody(req.body as MaintenanceCreateBody);
+        const input = readFullBody(req.body);
         return answer(201, await cp.execute(createMode(input, options, actorOf(req), deps.now())));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...write,
       method: 'POST',
       path: `${MAINTENANCE_PREFIX}/preview`,
@@ -145,15 +142,15 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       },
       handler: (req) => {
         const options = batchValidate(req);
-        const input = readFullBody(req.body as MaintenanceCreateBody);
-        const count = (req.queryValues['occurrences'] as number | undefined) ?? 10;
+        const input = readFullBody(req.body);
+        const count = req.queryValues.occurrences ?? 10;
         const now = deps.now();
         const p = previewMode(model, input, options, actorOf(req), now, count);
         const iso = (ms: number) => new Date(ms).toISOString();
         return json(200, { ...p, occurrences: p.occurrences.map((o) => ({ dateStart: iso(o.start), dateEnd: iso(o.end), localStart: o.localStart, localEnd: o.localEnd })) });
       },
-    },
-    {
+    }),
+    defineRoute({
       ...write,
       method: 'PUT',
       path: `${MAINTENANCE_PREFIX}/:id`,
@@ -163,11 +160,11 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       handler: async (req) => {
         const id = modeId(req);
         const options = batchValidate(req);
-        const input = readFullBody(req.body as MaintenanceUpdateBody);
+        const input = readFullBody(req.body);
         return answer(200, await cp.execute(editMode(id, input, options, actorOf(req), deps.now())));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...write,
       method: 'PATCH',
       path: `${MAINTENANCE_PREFIX}/:id`,
@@ -177,10 +174,10 @@ export function maintenanceRoutes(deps: ApiDeps): Route[] {
       handler: async (req) => {
         const id = modeId(req);
         const options = batchValidate(req);
-        const input = readPatchBody(req.body as MaintenanceUpdateBody);
+        const input = readPatchBody(req.body);
         return answer(200, await cp.execute(editMode(id, input, options, actorOf(req), deps.now())));
       },
-    },
+    }),
   ];
 }
 

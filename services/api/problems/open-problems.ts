@@ -6,7 +6,7 @@
  */
 import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
-import { PROBLEM_ROW_COLUMNS, storedRow } from '../../problem-stage/stored-comments.js';
+import { PROBLEM_ROW_LIST, PROBLEMS, storedRow } from '../../../schemas/tables/problems.table.js';
 import { factsOf, type RowFacts } from './problem-item.js';
 
 export class OpenProblems {
@@ -50,7 +50,7 @@ export class OpenProblems {
 
   /** Reads the open problems from the store, then what the feed brought meanwhile. */
   async load(analytics: AnalyticsStore): Promise<void> {
-    const rows = await analytics.query<Record<string, unknown>>(`SELECT ${PROBLEM_ROW_COLUMNS} FROM problems AS p FINAL WHERE p.date_end IS NULL AND p.is_deleted = 0`);
+    const rows = await analytics.query<Record<string, unknown>>(`SELECT ${PROBLEM_ROW_LIST} FROM ${PROBLEMS.name} AS p FINAL WHERE p.date_end IS NULL AND p.is_deleted = 0`);
     const pending = this.pending ?? new Map<string, ProblemRow>();
     this.pending = undefined;
     for (const raw of rows) {

@@ -5,7 +5,6 @@
  * durations the walk started with.
  */
 import { fail } from '../../../schemas/errors.js';
-import type { SortKey } from './problem-filter.js';
 
 export interface Cursor {
   /** The last item's sort value: start (ms), priority, or duration (ms). */
@@ -26,6 +25,9 @@ interface Wire {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The columns a problem list sorts by. */
+export type SortKey = 'dateStart' | 'priority' | 'duration';
 
 export function encodeCursor(cursor: Cursor, sort: { key: SortKey; desc: boolean }): string {
   const wire: Wire = { k: sort.key, d: sort.desc ? 1 : 0, v: cursor.value, s: cursor.start, i: cursor.id, ...(cursor.now === undefined ? {} : { n: cursor.now }) };

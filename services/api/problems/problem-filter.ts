@@ -4,10 +4,9 @@
  * the SSE subscribers all use. Every bad value is a 400 naming the parameter and the rule.
  */
 import { fail } from '../../../schemas/errors.js';
-import { type Cursor, decodeCursor } from './problem-cursor.js';
+import { type Cursor, decodeCursor, type SortKey } from './problem-cursor.js';
 
 export type ProblemState = 'open' | 'closed' | 'all';
-export type SortKey = 'dateStart' | 'priority' | 'duration';
 
 export interface ProblemFilter {
   state: ProblemState;

@@ -6,7 +6,9 @@ import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import { fail } from '../../../schemas/errors.js';
-import { PROBLEM_ROW_COLUMNS, storedRow } from '../../problem-stage/stored-comments.js';
+import { ACTION_READ_LIST, PROBLEM_ACTIONS } from '../../../schemas/tables/problem-actions.table.js';
+import { PROBLEM_ROW_LIST, PROBLEMS, storedRow } from '../../../schemas/tables/problems.table.js';
+import { HIT_READ_LIST, TRIGGER_HITS } from '../../../schemas/tables/trigger-hits.table.js';
 import { type Cursor, encodeCursor } from './problem-cursor.js';
 import type { ProblemFilter } from './problem-filter.js';
 import { factsOf, type RowFacts, rowMs } from './problem-item.js';
@@ -75,7 +77,7 @@ async function countOf(analytics: AnalyticsStore, filter: ProblemFilter, scope: 
 export async function problemById(analytics: AnalyticsStore, open: OpenProblems, id: string): Promise<RowFacts | undefined> {
   const held = open.get(id);
   if (held) return held;
-  const [raw] = await analytics.query<Record<string, unknown>>(`SELECT ${PROBLEM_ROW_COLUMNS} FROM problems AS p FINAL WHERE p.id = {id:UUID} AND p.is_deleted = 0 LIMIT 1`, {
+  const [raw] = await analytics.query<Record<string, unknown>>(`SELECT ${PROBLEM_ROW_LIST} FROM ${PROBLEMS.name} AS p FINAL WHERE p.id = {id:UUID} AND p.is_deleted = 0 LIMIT 1`, {
     id,
   });
   return raw ? factsOf(storedRow(raw)) : undefined;
@@ -102,7 +104,7 @@ export async function problemHits(analytics: AnalyticsStore, row: ProblemRow, li
     Object.assign(params, { cts: clickhouseDateTime(ts), cid: eventId });
   }
   const rows = await analytics.query<{ ts: string; event_id: string; resolve: number }>(
-    `SELECT toString(h.ts) AS ts, h.event_id AS event_id, h.resolve AS resolve FROM trigger_hits AS h FINAL
+    `SELECT ${HIT_READ_LIST} FROM ${TRIGGER_HITS.name} AS h FINAL
      WHERE h.trigger_id = {trigger:UInt64} AND h.ci_id = {ci:UInt64} AND h.ts >= {start:DateTime64(3, 'UTC')} AND h.ts <= {end:DateTime64(3, 'UTC')} ${after}
      ORDER BY h.ts DESC, h.event_id DESC LIMIT {limit:UInt32}`,
     params,
@@ -138,8 +140,8 @@ export interface ActionRecord {
 /** Every action taken on the problem, oldest first. */
 export async function problemActions(analytics: AnalyticsStore, id: string): Promise<ActionRecord[]> {
   const rows = await analytics.query<{ action_id: string; kind: ActionRecord['kind']; at: string; by_id: string; by_name: string; text: string }>(
-    `SELECT toString(a.action_id) AS action_id, a.kind AS kind, toString(a.at) AS at, a.by_id AS by_id, a.by_name AS by_name, a.text AS text
-     FROM problem_actions AS a FINAL WHERE a.problem_id = {id:UUID} ORDER BY a.at, toString(a.action_id)`,
+    `SELECT ${ACTION_READ_LIST}
+     FROM ${PROBLEM_ACTIONS.name} AS a FINAL WHERE a.problem_id = {id:UUID} ORDER BY a.at, toString(a.action_id)`,
     { id },
   );
   return rows.map((r) => ({ actionId: r.action_id, kind: r.kind, at: rowMs(r.at), byId: Number(r.by_id), byName: r.by_name, text: r.text }));

@@ -5,7 +5,7 @@
  * Columns are named through the table's alias: the selected columns are texts of the same names.
  */
 import type { QueryParams } from '../../runtime/adapters/analytics/analytics.port.js';
-import { PROBLEM_ROW_COLUMNS } from '../../problem-stage/stored-comments.js';
+import { PROBLEM_ROW_LIST, PROBLEMS } from '../../../schemas/tables/problems.table.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import type { Cursor } from './problem-cursor.js';
 import type { ProblemFilter } from './problem-filter.js';
@@ -78,12 +78,12 @@ export function problemPageQuery(filter: ProblemFilter, scope: ProblemScope, now
   }
   params['limit'] = filter.limit + 1;
   return {
-    sql: `SELECT ${PROBLEM_ROW_COLUMNS} FROM problems AS p FINAL WHERE ${where.join(' AND ')} ORDER BY ${sort} ${dir}, ${START_MS} ${dir}, toString(p.id) ${dir} LIMIT {limit:UInt32}`,
+    sql: `SELECT ${PROBLEM_ROW_LIST} FROM ${PROBLEMS.name} AS p FINAL WHERE ${where.join(' AND ')} ORDER BY ${sort} ${dir}, ${START_MS} ${dir}, toString(p.id) ${dir} LIMIT {limit:UInt32}`,
     params,
   };
 }
 
 export function problemCountQuery(filter: ProblemFilter, scope: ProblemScope): { sql: string; params: QueryParams } {
   const { where, params } = problemConditions(filter, scope);
-  return { sql: `SELECT count() AS n FROM problems AS p FINAL WHERE ${where.join(' AND ')}`, params };
+  return { sql: `SELECT count() AS n FROM ${PROBLEMS.name} AS p FINAL WHERE ${where.join(' AND ')}`, params };
 }

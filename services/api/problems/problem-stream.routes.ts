@@ -10,14 +10,14 @@ import { ProblemListQuery } from '../../../schemas/problems.schema.js';
 import { modesCovering } from '../../control-plane/maintenance/maintenance-coverage.js';
 import type { Subject } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
-import type { Route } from '../../runtime/http/route.js';
+import { defineRoute, type Route } from '../../runtime/http/route.js';
 import { createSseChannel, SSE_HEADERS, sseFrame } from '../../runtime/http/sse.js';
 import type { ApiDeps } from '../api-deps.js';
 import { type Principal, principal } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
-import { problems as errors } from '../route-kit.js';
+import { problems as errors } from '../../runtime/http/route-kit.js';
 import type { FeedEntry } from './problem-feed.js';
-import { type ParamSource, parseProblemFilter, type ProblemFilter } from './problem-filter.js';
+import { parseProblemFilter, type ProblemFilter } from './problem-filter.js';
 import { problemItem } from './problem-item.js';
 import { matchesProblem } from './problem-match.js';
 import { type ProblemScope, resolveScope } from './problem-scope.js';
@@ -53,7 +53,7 @@ export function problemStreamRoutes(deps: ApiDeps, options: ProblemStreamOptions
     return text;
   };
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: `${PROBLEMS}/stream`,
       name: 'problems.stream',
@@ -73,7 +73,7 @@ export function problemStreamRoutes(deps: ApiDeps, options: ProblemStreamOptions
         },
       },
       handler: (req) => {
-        const source = req.query as ParamSource;
+        const source = req.query;
         const parsed = parseProblemFilter({ get: (n) => (n === 'state' ? (source.get(n) ?? 'all') : source.get(n)), getAll: (n) => source.getAll(n) });
         // Maintenance is asked at each event (it changes with time); the rest of the scope with the model.
         const filter: ProblemFilter = { ...parsed, inMaintenance: undefined };
@@ -119,6 +119,6 @@ export function problemStreamRoutes(deps: ApiDeps, options: ProblemStreamOptions
         for (const entry of subscription.missed) deliver(entry);
         return { status: 200, headers: { ...SSE_HEADERS }, stream: channel, live: true };
       },
-    },
+    }),
   ];
 }

@@ -28,12 +28,12 @@ import {
 } from '../../../schemas/problems.schema.js';
 import { canBasicRead, canWrite, Level, levelOn } from '../../control-plane/rights/ci-rights.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
-import { type Principal, principal } from '../auth.js';
+import { type Principal, principal, type PrincipalRequest } from '../auth.js';
 import { createVisibility } from '../cmdb/visibility.js';
-import { problems as errors } from '../route-kit.js';
-import { MAX_LIMIT, type ParamSource, parseProblemFilter, recordSource } from './problem-filter.js';
+import { problems as errors } from '../../runtime/http/route-kit.js';
+import { MAX_LIMIT, parseProblemFilter, recordSource } from './problem-filter.js';
 import { factsOf, problemItem, type RowFacts } from './problem-item.js';
 import { checkProblemId, openPage, problemActions, problemById, problemHits, storedPage } from './problem-reads.js';
 import { resolveScope } from './problem-scope.js';
@@ -53,10 +53,10 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
   const itemOf = (f: RowFacts) => problemItem(model, f, deps.now());
 
   /** The caller's level on a CI; an admin's is write, also on a CI deleted since. */
-  const levelOf = (req: Request, ciId: number): Level => (principal(req).subject.admin ? Level.Write : levelOn(model.slices.cmdb, principal(req).subject, ciId));
+  const levelOf = (req: PrincipalRequest, ciId: number): Level => (principal(req).subject.admin ? Level.Write : levelOn(model.slices.cmdb, principal(req).subject, ciId));
 
   /** The problem, when the caller may see it (404 otherwise: its existence is not told). */
-  async function visibleProblem(req: Request): Promise<RowFacts> {
+  async function visibleProblem(req: PrincipalRequest): Promise<RowFacts> {
     const id = checkProblemId(req.params['id']);
     const found = await problemById(deps.analytics, feed.open, id);
     if (!found || !canBasicRead(levelOf(req, found.row.ci_id))) throw fail('problem.not_found', { id });
@@ -64,7 +64,7 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
   }
 
   /** Sends one action on the problem of the request, answering the problem as the action left it. */
-  async function act(req: Request, kind: ProblemActionKind, text: string | undefined) {
+  async function act(req: PrincipalRequest, kind: ProblemActionKind, text: string | undefined) {
     const f = await visibleProblem(req);
     const p = principal(req);
     if (!canWrite(levelOf(req, f.row.ci_id))) throw fail('problem.write_forbidden', { ciId: f.row.ci_id });
@@ -80,25 +80,26 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
     path: string,
     summary: string,
     body?: { schema: typeof AcknowledgeBody | typeof ResolveBody; example: unknown },
-  ): Route => ({
-    ...base,
-    method: 'POST',
-    path: `${PROBLEMS}/:id/${path}`,
-    name: `problems.${path}`,
-    summary,
-    schema: {
-      ...(body ? { body: body.schema, bodyExample: body.example } : {}),
-      responses: { 200: Item, ...errors(400, 401, 403, 404, 409, 415, 503) },
-    },
-    handler: async (req) => {
-      const text = (req.body as { comment?: string } | undefined)?.comment;
-      const { facts } = await act(req, kind, text);
-      return json(200, itemOf(facts));
-    },
-  });
+  ): Route =>
+    defineRoute({
+      ...base,
+      method: 'POST',
+      path: `${PROBLEMS}/:id/${path}`,
+      name: `problems.${path}`,
+      summary,
+      schema: {
+        ...(body ? { body: body.schema, bodyExample: body.example } : {}),
+        responses: { 200: Item, ...errors(400, 401, 403, 404, 409, 415, 503) },
+      },
+      handler: async (req) => {
+        const text = req.body?.comment;
+        const { facts } = await act(req, kind, text);
+        return json(200, itemOf(facts));
+      },
+    });
 
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: PROBLEMS,
@@ -106,7 +107,7 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
       summary: 'Problems on the CIs the caller may see, filtered, sorted and paged by a keyset cursor',
       schema: { query: ProblemListQuery, responses: { 200: { description: 'A page of problems', schema: ProblemList, example: problemListExample }, ...errors(400, 401) } },
       handler: async (req) => {
-        const filter = parseProblemFilter(req.query as ParamSource);
+        const filter = parseProblemFilter(req.query);
         const now = filter.cursor?.now ?? deps.now();
         const subject = principal(req).subject;
         const scope = resolveScope(model, filter, subject.admin ? undefined : { visible: visibleTo(subject), ids: () => visibleTo.ids(subject) }, now);
@@ -117,8 +118,8 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
           ...(page.total === undefined ? {} : { total: page.total }),
         });
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${PROBLEMS}/:id`,
@@ -144,11 +145,11 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
           history: taken.map((a) => ({ action: a.kind, by: a.byId, byName: a.byName, at: at(a.at), text: a.text === '' ? null : a.text })),
         });
       },
-    },
+    }),
     lifecycle('acknowledge', 'acknowledge', 'Acknowledge an open problem (someone is on it), with an optional comment', { schema: AcknowledgeBody, example: acknowledgeExample }),
     lifecycle('unacknowledge', 'unacknowledge', 'Take back the acknowledgement of an open problem'),
     lifecycle('resolve', 'resolve', 'Close an open problem by hand: dateEnd is now; a later firing record opens a new problem', { schema: ResolveBody, example: resolveExample }),
-    {
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${PROBLEMS}/:id/comments`,
@@ -160,11 +161,11 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
         responses: { 201: { description: 'The comment', schema: ProblemComment, example: problemCommentExample }, ...errors(400, 401, 403, 404, 415, 503) },
       },
       handler: async (req) => {
-        const { action } = await act(req, 'comment', (req.body as { text: string }).text);
+        const { action } = await act(req, 'comment', req.body.text);
         return json(201, { id: action.id, by: action.by.id, byName: action.by.name, at: new Date(action.at).toISOString(), text: action.text ?? '' });
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${PROBLEMS}/acknowledge`,
@@ -176,7 +177,7 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
         responses: { 200: { description: 'How many were acknowledged', schema: BulkAcknowledgeResult, example: bulkAcknowledgeResultExample }, ...errors(400, 401, 415, 503) },
       },
       handler: async (req) => {
-        const body = req.body as { filter: Record<string, string | string[]>; comment?: string };
+        const { body } = req;
         const filter = { ...parseProblemFilter(recordSource({ ...body.filter, state: 'open' })), limit: bulkLimit, withTotal: true };
         const now = deps.now();
         const p = principal(req);
@@ -191,7 +192,7 @@ export function problemRoutes(deps: ApiDeps, bulkLimit = BULK_LIMIT): Route[] {
         const refused = [...answers.values()].filter((a) => a.verdict.refused).length;
         return json(200, { matched, changed: answers.size - refused, refused });
       },
-    },
+    }),
   ];
 }
 

@@ -7,6 +7,8 @@
 import { ciTypeModel, eventRow } from '../../../pipelines/sla/report-rows.js';
 import type { ProblemInput } from '../../../pipelines/sla/sla.types.js';
 import type { SlaCiRowModel, SlaEventRowModel, SlaTemplateRowModel } from '../../../schemas/sla-export.schema.js';
+import { SLA_REPORT_PROBLEMS, SNAPSHOT_LIST, type SnapshotRow } from '../../../schemas/tables/sla-report-problems.table.js';
+import { SLA_REPORT_ROWS } from '../../../schemas/tables/sla-report-rows.table.js';
 import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
 import type { PlatformModel } from '../../control-plane/slices.js';
@@ -22,32 +24,13 @@ export async function* storedRows<T extends SlaCiRowModel | SlaTemplateRowModel>
 ): AsyncGenerator<T> {
   for (let from = 0; ; from += PAGE) {
     const page = await analytics.query<{ row: string }>(
-      `SELECT row FROM sla_report_rows FINAL WHERE report_id = {id:String} AND kind = {kind:String} AND seq >= {from:UInt32} ORDER BY seq LIMIT {page:UInt32}`,
+      `SELECT row FROM ${SLA_REPORT_ROWS.name} FINAL WHERE report_id = {id:String} AND kind = {kind:String} AND seq >= {from:UInt32} ORDER BY seq LIMIT {page:UInt32}`,
       { id: reportId, kind, from, page: PAGE },
     );
     for (const { row } of page) yield JSON.parse(row) as T;
     if (page.length < PAGE) return;
   }
 }
-
-interface SnapshotRow {
-  id: string;
-  trigger_id: string | number;
-  trigger_name: string;
-  ci_id: string | number;
-  start: string | number;
-  end: string | number | null;
-  priority: number;
-  tags: string;
-  incidents: string;
-  influence_value: number;
-  influence_max: number;
-  with_maintenance: number;
-}
-
-/** The columns of a copied problem that snapshotProblem reads. */
-const SNAPSHOT_COLUMNS = `toString(id) AS id, trigger_id, trigger_name, ci_id, toUnixTimestamp64Milli(date_start) AS start,
-              toUnixTimestamp64Milli(date_end) AS end, priority, tags, incidents, influence_value, influence_max, with_maintenance`;
 
 /** A problem as the report copied it. */
 function snapshotProblem(row: SnapshotRow): ProblemInput {
@@ -70,7 +53,7 @@ function snapshotProblem(row: SnapshotRow): ProblemInput {
  */
 export async function copiedProblems(analytics: AnalyticsStore, reportId: string, ciIds: readonly number[]): Promise<Map<number, ProblemInput[]>> {
   const rows = await analytics.query<SnapshotRow>(
-    `SELECT ${SNAPSHOT_COLUMNS} FROM sla_report_problems FINAL WHERE report_id = {id:String} AND ci_id IN {cis:Array(UInt64)} ORDER BY date_start, toString(id)`,
+    `SELECT ${SNAPSHOT_LIST} FROM ${SLA_REPORT_PROBLEMS.name} FINAL WHERE report_id = {id:String} AND ci_id IN {cis:Array(UInt64)} ORDER BY date_start, toString(id)`,
     { id: reportId, cis: ciIds },
   );
   const byCi = new Map<number, ProblemInput[]>(ciIds.map((id) => [id, []]));
@@ -86,8 +69,8 @@ export async function* eventRows(analytics: AnalyticsStore, model: PlatformModel
   let after: { start: number; id: string } | undefined;
   for (;;) {
     const page = await analytics.query<SnapshotRow>(
-      `SELECT ${SNAPSHOT_COLUMNS}
-       FROM sla_report_problems FINAL
+      `SELECT ${SNAPSHOT_LIST}
+       FROM ${SLA_REPORT_PROBLEMS.name} FINAL
        WHERE report_id = {id:String} ${after ? "AND (date_start, toString(id)) > (fromUnixTimestamp64Milli({start:Int64}, 'UTC'), {after:String})" : ''}
        ORDER BY date_start, toString(id) LIMIT {page:UInt32}`,
       { id: report.id, page: PAGE, ...(after ? { start: after.start, after: after.id } : {}) },

@@ -1,6 +1,6 @@
 /**
- * Issue #18: a finished report's calculation replayed for one CI (pipelines/sla/ci-timeline.ts)
- * from the problems the report copied, the `now` it was calculated at, and the template's
+ * Issue #18: a finished report's calculation replayed for one CI (pipelines/sla/ci-timeline.ts,
+ * under the template's rules of pipelines/sla/template-rules.ts) from the problems the report copied, the `now` it was calculated at, and the template's
  * calendar and the maintenance modes, which are read as they are now: when the template or a
  * mode that covers the CI changed after the calculation, the figures could differ, so the
  * replay refuses (409) rather than give a timeline that does not add up to the report. Served by
@@ -8,11 +8,11 @@
  * "Timeline" sheet.
  */
 import { ciTimeline, type TimelineSegment } from '../../../pipelines/sla/ci-timeline.js';
-import { unattendedIntervals } from '../../../pipelines/sla/calendar.js';
 import { type ExportColumn, toSeconds } from '../../../pipelines/sla/export/columns.js';
-import { clipIntervals, mergeIntervals } from '../../../pipelines/sla/interval-ops.js';
+import { clipIntervals, mergeIntervals } from '../../../pipelines/time/interval-ops.js';
 import type { ProblemInput, WorkingCalendar } from '../../../pipelines/sla/sla.types.js';
-import { isoDate, toWallClockMs } from '../../../pipelines/sla/time-zone.js';
+import { calendarOf, figuresContext, templateCis } from '../../../pipelines/sla/template-rules.js';
+import { isoDate, toWallClockMs } from '../../../pipelines/time/time-zone.js';
 import type { SlaSingleTemplateModel } from '../../../schemas/sla-template.schema.js';
 import type { SlaCiRowModel } from '../../../schemas/sla-export.schema.js';
 import type { SlaTimelineModel, TimelineProblemModel, TimelineSegmentModel } from '../../../schemas/sla-timeline.schema.js';
@@ -21,7 +21,6 @@ import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.
 import type { PlatformModel } from '../../control-plane/slices.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import { fail, isAppError } from '../../../schemas/errors.js';
-import { calendarOf, templateCis } from '../../sla-worker/calculate-report.js';
 import { copiedProblems } from './report-results.js';
 
 export interface TimelineDeps {
@@ -64,15 +63,16 @@ export async function replayTimeline(
   copied?: ProblemInput[],
 ): Promise<SlaTimelineModel> {
   const { model } = deps;
-  if (!templateCis(model, template).has(ciId)) throw fail('sla_report.ci_not_in_report', { id: report.id, ciId });
+  if (!templateCis(model.slices.cmdb, template).has(ciId)) throw fail('sla_report.ci_not_in_report', { id: report.id, ciId });
   const range = { start: Date.parse(report.start), end: Date.parse(report.end) };
   const calculatedAt = Date.parse(report.calculatedAt ?? report.finishedAt ?? report.createdAt);
   if (report.calculatedAt === undefined || changedSince(model, template, ciId, range, calculatedAt)) throw fail('sla_report.inputs_changed', { id: report.id });
 
   const problems = copied ?? (await copiedProblems(deps.analytics, report.id, [ciId])).get(ciId)!;
   const calendar = calendarOf(template);
-  const included = new Set(report.priorities);
-  const context = { range, now: calculatedAt, included, excludeMaintenance: template.excludeMaintenance, unattended: unattendedIntervals(calendar, range) };
+  // The priorities the report was ordered with, the template's other rules.
+  const context = figuresContext({ priorities: [...report.priorities], excludeMaintenance: template.excludeMaintenance, calendar }, range, calculatedAt);
+  const { included } = context;
   const maintenance = clipIntervals(mergeIntervals(maintenanceIntervals(model, ciId, range.start, range.end)), range);
   const { segments, totals } = ciTimeline(context, maintenance, problems);
 

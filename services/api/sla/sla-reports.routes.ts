@@ -12,7 +12,6 @@ import {
   type SlaCustomReportModel,
   SlaExportQuery,
   SlaOrderBody,
-  type SlaOrderBodyModel,
   slaFinishedReportExample,
   slaOrderExample,
   slaPendingReportExample,
@@ -22,10 +21,11 @@ import { orderReport } from '../../control-plane/sla/sla-reports.commands.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
 import { REPORT_RETENTION_MS } from '../../control-plane/sla/sla-reports.types.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
-import { queueJob } from '../../sla-worker/sla-jobs.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
+import { queueJob } from '../../runtime/sla-jobs.js';
 import type { ApiDeps } from '../api-deps.js';
-import { problems } from '../route-kit.js';
+import type { PrincipalRequest } from '../auth.js';
+import { problems } from '../../runtime/http/route-kit.js';
 import { eventRows, storedRows } from './report-results.js';
 import { slaTimelineRoutes } from './sla-timeline.routes.js';
 import { timelineColumns, timelineSheetRows, WorstCis } from './report-timeline.js';
@@ -53,7 +53,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
   const base = { tags: ['sla'], security: 'bearer' as const, authenticate: deps.auth.requireRight(SLA_READ) };
 
   /** The report of `:id` if the caller may read it: 400 not a GUID, 404 unknown, 403 not theirs. */
-  const readable = (req: Request): SlaReportRecord => {
+  const readable = (req: PrincipalRequest): SlaReportRecord => {
     const id = req.params['id'] ?? '';
     if (!GUID.test(id)) throw failFields('sla_report.id_invalid', [{ path: '/id', message: 'must be a GUID' }], { id: JSON.stringify(id) });
     const report = model.slices.slaReports.reports.get(id.toLowerCase());
@@ -67,7 +67,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
   };
 
   /** A readable report with results to show: not Pending, not failed, not past its day (410). */
-  const finished = (req: Request): SlaReportRecord => {
+  const finished = (req: PrincipalRequest): SlaReportRecord => {
     const report = readable(req);
     if (report.status === 'Pending') throw fail('sla_report.pending', { id: report.id });
     if (report.status === 'Error') throw fail('sla_report.failed', { id: report.id, error: report.error ?? 'unknown error' });
@@ -89,7 +89,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
   };
 
   return [
-    {
+    defineRoute({
       ...base,
       method: 'POST',
       path: `${SLA_PREFIX}/ordered`,
@@ -101,15 +101,15 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
         responses: { 200: { description: 'The report, Pending', schema: SlaCustomReport, example: slaPendingReportExample }, ...problems(400, 401, 403, 415) },
       },
       handler: async (req) => {
-        const body = req.body as SlaOrderBodyModel;
+        const { body } = req;
         const report = await deps.controlPlane.execute(
           orderReport({ id: randomUUID(), templateId: body.template.id, range: body.range, reader: slaReaderOf(req), now: deps.now() }),
         );
         queueJob(deps.bus, { reportId: report.id, attempt: report.attempt }, deps.logger);
         return json(200, reportView(report));
       },
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${SLA_PREFIX}/ordered/:id`,
@@ -117,8 +117,8 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
       summary: '#3 A custom SLA report: Pending, Ok or Error',
       schema: { responses: { 200: { description: 'The report', schema: SlaCustomReport, example: slaFinishedReportExample }, ...problems(400, 401, 403, 404) } },
       handler: (req) => json(200, reportView(readable(req))),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${SLA_PREFIX}/ordered/:id/export`,
@@ -147,8 +147,8 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
       },
       handler: (req) => {
         const report = finished(req);
-        const format = (req.queryValues['format'] ?? 'xls') as ExportFormat;
-        const exportType = (req.queryValues['exportType'] ?? 'events') as 'events' | 'configItems';
+        const format = req.queryValues.format ?? 'xls';
+        const exportType = req.queryValues.exportType ?? 'events';
         const baseName = `${report.template.name} ${report.start.slice(0, 10)} ${report.end.slice(0, 10)} ${report.template.type === 'Multi' ? 'templates' : exportType}`;
         const timeZone = report.timeZone;
         const file =
@@ -159,7 +159,7 @@ export function slaReportRoutes(deps: ApiDeps): Route[] {
               : exportFile('events', format, eventRows(deps.analytics, model, report), { baseName, timeZone });
         return { status: 200, headers: { 'content-type': file.contentType, 'content-disposition': file.contentDisposition }, stream: file.body };
       },
-    },
+    }),
     ...slaTimelineRoutes(deps, finished),
   ];
 }

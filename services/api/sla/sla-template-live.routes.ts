@@ -7,15 +7,15 @@
 import { TemplateLiveSla, templateLiveSlaExample } from '../../../schemas/live-sla.schema.js';
 import { canReadTemplate } from '../../control-plane/sla/sla-access.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { SLA_PREFIX, SLA_READ, slaReaderOf } from './sla-templates.routes.js';
 
 export function slaTemplateLiveRoutes(deps: ApiDeps): Route[] {
   const model = deps.controlPlane.model;
   return [
-    {
+    defineRoute({
       tags: ['sla'],
       security: 'bearer',
       authenticate: deps.auth.requireRight(SLA_READ),
@@ -33,6 +33,6 @@ export function slaTemplateLiveRoutes(deps: ApiDeps): Route[] {
         if (!canReadTemplate(model, slaReaderOf(req), template)) throw fail('sla_template.read_forbidden', { id });
         return json(200, deps.liveSla.ofTemplate(template));
       },
-    },
+    }),
   ];
 }

@@ -6,16 +6,16 @@
 import Type from 'typebox';
 import { publicTemplate, SlaTemplate, slaTemplatesExample } from '../../../schemas/sla-template.schema.js';
 import { type SlaReader, templatesReadableBy } from '../../control-plane/sla/sla-access.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
-import { principal } from '../auth.js';
-import { problems } from '../route-kit.js';
+import { principal, type PrincipalRequest } from '../auth.js';
+import { problems } from '../../runtime/http/route-kit.js';
 
 export const SLA_PREFIX = '/api/public/sm/v1/sla';
 export const SLA_READ = 'base-system.sla.read';
 
 /** The reader of an authenticated request, for sla-access.ts. */
-export const slaReaderOf = (req: Request): SlaReader => {
+export const slaReaderOf = (req: PrincipalRequest): SlaReader => {
   const p = principal(req);
   return { userId: p.user.id, admin: p.subject.admin };
 };
@@ -23,7 +23,7 @@ export const slaReaderOf = (req: Request): SlaReader => {
 export function slaTemplateRoutes(deps: ApiDeps): Route[] {
   const model = deps.controlPlane.model;
   return [
-    {
+    defineRoute({
       tags: ['sla'],
       security: 'bearer',
       authenticate: deps.auth.requireRight(SLA_READ),
@@ -37,6 +37,6 @@ export function slaTemplateRoutes(deps: ApiDeps): Route[] {
           200,
           templatesReadableBy(model, slaReaderOf(req)).map((template) => publicTemplate(model, template)),
         ),
-    },
+    }),
   ];
 }

@@ -4,16 +4,17 @@
  */
 import { SlaTimeline, SlaTimelineQuery, slaTimelineExample } from '../../../schemas/sla-timeline.schema.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
-import { problems as problemResponses } from '../route-kit.js';
+import type { PrincipalRequest } from '../auth.js';
+import { problems as problemResponses } from '../../runtime/http/route-kit.js';
 import { replayTimeline, timelineTemplate } from './report-timeline.js';
 import { SLA_PREFIX, SLA_READ } from './sla-templates.routes.js';
 
-export function slaTimelineRoutes(deps: ApiDeps, readable: (req: Request) => SlaReportRecord): Route[] {
+export function slaTimelineRoutes(deps: ApiDeps, readable: (req: PrincipalRequest) => SlaReportRecord): Route[] {
   const model = deps.controlPlane.model;
   return [
-    {
+    defineRoute({
       tags: ['sla'],
       security: 'bearer',
       authenticate: deps.auth.requireRight(SLA_READ),
@@ -30,9 +31,9 @@ export function slaTimelineRoutes(deps: ApiDeps, readable: (req: Request) => Sla
       },
       handler: async (req) => {
         const report = readable(req);
-        const timeline = await replayTimeline({ analytics: deps.analytics, model }, report, timelineTemplate(model, report), req.queryValues['configItemId'] as number);
+        const timeline = await replayTimeline({ analytics: deps.analytics, model }, report, timelineTemplate(model, report), req.queryValues.configItemId);
         return json(200, timeline);
       },
-    },
+    }),
   ];
 }

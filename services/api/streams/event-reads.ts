@@ -6,6 +6,8 @@
  * Ids are compared as text, in the statement and in its ORDER BY alike: ClickHouse's own UUID
  * comparison does not follow the order it sorts them by.
  */
+import { DEAD_LETTER_ITEM_LIST, DEAD_LETTER_ROW_HEAD } from '../../../schemas/tables/dead-letters.table.js';
+import { EVENT_ITEM_LIST, EVENT_ROW_HEAD } from '../../../schemas/tables/events.table.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import type { DeadLetterModel, DeadLetterPageModel, StreamEventModel, StreamEventPageModel } from '../../../schemas/stream-events.schema.js';
 import type { AnalyticsStore, QueryParams } from '../../runtime/adapters/analytics/analytics.port.js';
@@ -33,8 +35,8 @@ export interface PageRequest {
 }
 
 type Table = 'events' | 'dead_letters';
-/** The date each table is paged by. */
-const DATE_OF: Record<Table, 'ts' | 'received_at'> = { events: 'ts', dead_letters: 'received_at' };
+/** The date each table is paged by: its sort key's (the last field of its row head). */
+const DATE_OF: Record<Table, 'ts' | 'received_at'> = { events: EVENT_ROW_HEAD[2], dead_letters: DEAD_LETTER_ROW_HEAD[2] };
 
 interface KeyRow {
   item_id: string;
@@ -144,9 +146,6 @@ export function rowsByIds<T>(
   );
 }
 
-export const EVENT_COLUMNS = 'toUnixTimestamp64Milli(ts) AS ts_ms, toUnixTimestamp64Milli(received_at) AS received_ms, route, labels, payload';
-const DEAD_LETTER_COLUMNS = 'toUnixTimestamp64Milli(received_at) AS received_ms, reason, payload';
-
 async function readPage<R, I>(
   analytics: AnalyticsStore,
   table: Table,
@@ -172,8 +171,8 @@ async function readPage<R, I>(
 }
 
 /** A page of the stream's events by event date (`ts`), newest first. */
-export const readEvents = (analytics: AnalyticsStore, page: PageRequest): Promise<StreamEventPageModel> => readPage(analytics, 'events', EVENT_COLUMNS, page, eventItem);
+export const readEvents = (analytics: AnalyticsStore, page: PageRequest): Promise<StreamEventPageModel> => readPage(analytics, 'events', EVENT_ITEM_LIST, page, eventItem);
 
 /** A page of the stream's dead letters by receipt date, newest first. */
 export const readDeadLetters = (analytics: AnalyticsStore, page: PageRequest): Promise<DeadLetterPageModel> =>
-  readPage(analytics, 'dead_letters', DEAD_LETTER_COLUMNS, page, deadLetterItem);
+  readPage(analytics, 'dead_letters', DEAD_LETTER_ITEM_LIST, page, deadLetterItem);

@@ -18,7 +18,8 @@ import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import type { StreamEventModel, TailSampledModel } from '../../../schemas/stream-events.schema.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import type { Logger } from '../../runtime/logger.js';
-import { EVENT_COLUMNS, type EventRow, eventItem, keysWithin, type RowConditions, rowsByIds } from './event-reads.js';
+import { EVENT_ITEM_LIST } from '../../../schemas/tables/events.table.js';
+import { type EventRow, eventItem, keysWithin, type RowConditions, rowsByIds } from './event-reads.js';
 import { SendBudget, type TailKey, TailWindow } from './tail-window.js';
 
 export interface TailTiming {
@@ -197,7 +198,7 @@ async function* newRecords(deps: TailDeps, poll: Poll): AsyncGenerator<string> {
     const dates = chunk.map((key) => Number(key.received_ms));
     const range = { low: Math.min(...dates), high: Math.max(...dates) };
     const ids = chunk.map((key) => key.item_id);
-    for (const row of await rowsByIds<EventRow>(analytics, 'events', EVENT_COLUMNS, streamId, 'received_at', range, ids, 'ASC')) {
+    for (const row of await rowsByIds<EventRow>(analytics, 'events', EVENT_ITEM_LIST, streamId, 'received_at', range, ids, 'ASC')) {
       if (signal.aborted) return;
       yield sseRecord(eventItem(streamId, row));
     }

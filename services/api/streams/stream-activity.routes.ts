@@ -5,9 +5,9 @@
 import { ACTIVITY_MINUTES, StreamActivity, type StreamActivityModel, StreamActivityQuery } from '../../../schemas/stream-activity.schema.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { STREAMS_READ } from './stream-events.routes.js';
 
 const MINUTE_MS = 60_000;
@@ -42,7 +42,7 @@ export function streamActivityRoutes(deps: ApiDeps): Route[] {
     return new Map(rows.map((row) => [Number(row.minute_ms), Number(row.n)]));
   };
   return [
-    {
+    defineRoute({
       tags: ['streams'],
       security: 'bearer',
       authenticate: deps.auth.requireRight(STREAMS_READ, [ADMIN]),
@@ -57,7 +57,7 @@ export function streamActivityRoutes(deps: ApiDeps): Route[] {
       handler: async (request) => {
         const id = parseId(request.params['id'], 'id', 'stream id');
         if (!streams.has(id)) throw fail('stream.not_found', { id });
-        const minutes = (request.queryValues['minutes'] as number | undefined) ?? ACTIVITY_MINUTES.default;
+        const minutes = request.queryValues.minutes ?? ACTIVITY_MINUTES.default;
         const to = deps.now();
         // Whole minutes, the current one last (partial).
         const from = Math.floor(to / MINUTE_MS) * MINUTE_MS - (minutes - 1) * MINUTE_MS;
@@ -68,6 +68,6 @@ export function streamActivityRoutes(deps: ApiDeps): Route[] {
         }
         return json(200, { from: new Date(from).toISOString(), to: new Date(to).toISOString(), bucketSeconds: 60, buckets } satisfies StreamActivityModel);
       },
-    },
+    }),
   ];
 }

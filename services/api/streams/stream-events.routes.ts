@@ -21,9 +21,9 @@ import {
 } from '../../../schemas/stream-events.schema.js';
 import type { PlatformRight } from '../../control-plane/identity/identity.types.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import { json, type Request, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { filterConditions, parseEventFilter } from './event-filter.js';
 import { NO_CONDITIONS, type PageRequest, readDeadLetters, readEvents, type RowConditions } from './event-reads.js';
 import { DEFAULT_TAIL_TIMING, eventTail, SSE_KEEP_ALIVE, sseRecord, sseSampled, type TailTiming } from './event-tail.js';
@@ -104,7 +104,7 @@ export function streamEventRoutes(deps: ApiDeps, timing: Partial<TailTiming> = {
   };
 
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${STREAMS_PREFIX}/:id/events`,
@@ -115,8 +115,8 @@ export function streamEventRoutes(deps: ApiDeps, timing: Partial<TailTiming> = {
         responses: { 200: { description: 'A page of events', schema: StreamEventPage, example: streamEventPageExample }, ...problems(400, 401, 403, 404) },
       },
       handler: async (request) => json(200, await readEvents(deps.analytics, page(request, eventConditions))),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${STREAMS_PREFIX}/:id/dead-letters`,
@@ -127,8 +127,8 @@ export function streamEventRoutes(deps: ApiDeps, timing: Partial<TailTiming> = {
         responses: { 200: { description: 'A page of dead letters', schema: DeadLetterPage, example: deadLetterPageExample }, ...problems(400, 401, 403, 404) },
       },
       handler: async (request) => json(200, await readDeadLetters(deps.analytics, page(request))),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${STREAMS_PREFIX}/:id/events/stream`,
@@ -156,6 +156,6 @@ export function streamEventRoutes(deps: ApiDeps, timing: Partial<TailTiming> = {
           live: true,
         };
       },
-    },
+    }),
   ];
 }

@@ -7,9 +7,9 @@ import Type from 'typebox';
 import { StreamRead, streamReadExample } from '../../../schemas/stream.schema.js';
 import type { StreamRecord } from '../../control-plane/streams/streams.slice.js';
 import { fail } from '../../../schemas/errors.js';
-import { json, type Route } from '../../runtime/http/route.js';
+import { defineRoute, json, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps } from '../api-deps.js';
-import { parseId, problems } from '../route-kit.js';
+import { parseId, problems } from '../../runtime/http/route-kit.js';
 import { STREAMS_READ } from './stream-events.routes.js';
 
 const PREFIX = '/api/public/cl/v1/streams';
@@ -20,7 +20,7 @@ export function streamReadRoutes(deps: ApiDeps): Route[] {
   const streams = deps.controlPlane.model.slices.streams.streams;
   const base = { tags: ['streams'], security: 'bearer' as const, authenticate: deps.auth.requireRight(STREAMS_READ, [ADMIN]) };
   return [
-    {
+    defineRoute({
       ...base,
       method: 'GET',
       path: PREFIX,
@@ -28,8 +28,8 @@ export function streamReadRoutes(deps: ApiDeps): Route[] {
       summary: 'The streams, by id: name, status and configuration, without their keys',
       schema: { responses: { 200: { description: 'Streams', schema: Type.Array(StreamRead), example: [streamReadExample] }, ...problems(401, 403) } },
       handler: () => json(200, [...streams.values()].sort((a, b) => a.id - b.id).map(readView)),
-    },
-    {
+    }),
+    defineRoute({
       ...base,
       method: 'GET',
       path: `${PREFIX}/:id`,
@@ -42,6 +42,6 @@ export function streamReadRoutes(deps: ApiDeps): Route[] {
         if (!stream) throw fail('stream.not_found', { id });
         return json(200, readView(stream));
       },
-    },
+    }),
   ];
 }

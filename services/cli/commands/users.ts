@@ -9,7 +9,8 @@
  */
 import type { Failure } from '../client.js';
 import { done, list, one } from '../render.js';
-import { type ApiRequest, type CommandInput, defined, type Execute, flag, type NounSpec, nums, type Prepared, type RunContext, seg, send, str, strs, usage } from '../spec.js';
+import type { ApiRequest } from '../client.js';
+import { type CommandInput, defined, type Execute, flag, type NounSpec, nums, type Prepared, type RunContext, seg, send, str, strs, usage } from '../spec.js';
 import { isRecord, printable } from '../table.js';
 
 const USER_ID = { name: 'id', description: 'The user id', kind: 'id' as const };

@@ -109,7 +109,7 @@ function IconUpload({ onUploaded }: { onUploaded: () => void }) {
         params: { query: { name, fileName: file.name } },
         // The body is the image itself, as the API takes it (image/png), not JSON.
         body: file as unknown as string,
-        bodySerializer: (body: unknown) => body as Blob,
+        bodySerializer: (image: unknown) => image as Blob,
         headers: { 'content-type': 'image/png' },
       }),
     );

@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, Notice, type Policy, type PolicyBody, type PolicyPatch, type Receiver, send, textOf, type Trigger } from './admin-kit.js';
+import { Checks, Notice, type Policy, type PolicyBody, type Receiver, send, textOf, type Trigger } from './admin-kit.js';
 import { AdminSplit } from './admin-split.js';
 import { CiPicker, type PickedCi } from './ci-picker.js';
 import { Field, FormError } from './cmdb-field.js';
@@ -55,7 +55,7 @@ function PolicyForm({ policy, refs, onSaved }: { policy?: Policy; refs: Refs; on
           ? { ids: cis.map((c) => c.id), withDescendants: form.get('withDescendants') === 'on' }
           : { labels: lines(String(form.get('labels') ?? '')) };
     const repeat = textOf(form, 'repeatIntervalSeconds');
-    const body = {
+    const body: PolicyBody = {
       name: textOf(form, 'name'),
       ownerWorkGroup: { id: owner },
       configItems,
@@ -71,8 +71,8 @@ function PolicyForm({ policy, refs, onSaved }: { policy?: Policy; refs: Refs; on
     setBusy(true);
     setNotice(undefined);
     const { data, problem: refused } = policy
-      ? await send(api.PATCH('/api/admin/v1/notifications/policies/{id}', { params: { path: { id: String(policy.id) } }, body: body as PolicyPatch }))
-      : await send(api.POST('/api/admin/v1/notifications/policies', { body: body as PolicyBody }));
+      ? await send(api.PATCH('/api/admin/v1/notifications/policies/{id}', { params: { path: { id: String(policy.id) } }, body }))
+      : await send(api.POST('/api/admin/v1/notifications/policies', { body }));
     setBusy(false);
     setProblem(refused);
     if (data) {

@@ -7,7 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Notice, type Receiver, type ReceiverBody, type ReceiverPatch, send, textOf } from './admin-kit.js';
+import { Notice, type Receiver, type ReceiverBody, send, textOf } from './admin-kit.js';
 import { AdminDeliveries } from './admin-deliveries.js';
 import { AdminSplit } from './admin-split.js';
 import { Field, FormError } from './cmdb-field.js';
@@ -69,7 +69,7 @@ function ReceiverForm({ receiver, groups, onSaved }: { receiver?: Receiver; grou
     setBusy(true);
     setNotice(undefined);
     const { data, problem: refused } = receiver
-      ? await send(api.PATCH('/api/admin/v1/notifications/receivers/{id}', { params: { path: { id: String(receiver.id) } }, body: body as ReceiverPatch }))
+      ? await send(api.PATCH('/api/admin/v1/notifications/receivers/{id}', { params: { path: { id: String(receiver.id) } }, body }))
       : await send(api.POST('/api/admin/v1/notifications/receivers', { body: { ...body, type } as ReceiverBody }));
     setBusy(false);
     setProblem(refused);

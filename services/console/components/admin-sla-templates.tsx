@@ -7,7 +7,7 @@
  */
 import { useState } from 'preact/hooks';
 import { type ApiProblem, api } from '../app/api.js';
-import { Checks, Notice, send, type SlaTemplate, type SlaTemplateBody, type SlaTemplatePatch, textOf } from './admin-kit.js';
+import { Checks, Notice, send, type SlaTemplate, type SlaTemplateBody, textOf } from './admin-kit.js';
 import { calendarOf, SlaCalendar } from './admin-sla-calendar.js';
 import { AdminSplit } from './admin-split.js';
 import { CiPicker } from './ci-picker.js';
@@ -148,7 +148,7 @@ function TemplateForm({
     setBusy(true);
     setNotice(undefined);
     const { data, problem: refused } = template
-      ? await send(api.PATCH('/api/admin/v1/sla/templates/{id}', { params: { path: { id: String(template.id) } }, body: body as SlaTemplatePatch }))
+      ? await send(api.PATCH('/api/admin/v1/sla/templates/{id}', { params: { path: { id: String(template.id) } }, body }))
       : await send(api.POST('/api/admin/v1/sla/templates', { body: { ...body, type } as SlaTemplateBody }));
     setBusy(false);
     setProblem(refused);

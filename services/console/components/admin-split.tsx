@@ -62,7 +62,7 @@ export function AdminSplit<T extends AdminItem>(props: AdminSplitProps<T>) {
   const { before = [], columns = [], badge, remove, removable } = props;
   const [query, setQuery] = useSectionQuery();
   const wanted = query[param];
-  // A numeric key matches the query as a number (`?group=01` is group 1), a name as it is.
+  // A numeric key matches the query's value read as a number (`?group=01` is group 1), a name as it is.
   const isSelected = (item: T) => {
     const key = keyOf(item);
     return typeof key === 'number' ? key === Number(wanted) : key === wanted;

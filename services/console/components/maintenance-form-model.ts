@@ -1,11 +1,11 @@
 /**
  * The mode form's draft and its wire body: times are typed as wall-clock times in the chosen IANA
  * zone (the recurrence's zone, whose clock the windows keep) and sent as UTC instants, resolved
- * by the server's own rule (pipelines/sla/time-zone.ts). Also the checks the server would make
+ * by the server's own rule (pipelines/time/time-zone.ts). Also the checks the server would make
  * that can be made here, so that the live preview does not ask about a body it would refuse.
  */
 import { checkRecurrence, checkRecurrenceStart } from '../../../pipelines/maintenance/recurrence-check.js';
-import { isTimeZone, localToUtc, utcToLocal } from '../../../pipelines/sla/time-zone.js';
+import { isTimeZone, localToUtc, utcToLocal } from '../../../pipelines/time/time-zone.js';
 import type { ApiProblem } from '../app/api.js';
 import type { PickedCi } from './ci-picker.js';
 import type { PreviewBody } from './maintenance-preview.js';

@@ -6,7 +6,7 @@
  * one cannot be changed (spec 3.2), so the form says so instead of offering it.
  */
 import { useMemo, useState } from 'preact/hooks';
-import { isTimeZone } from '../../../pipelines/sla/time-zone.js';
+import { isTimeZone } from '../../../pipelines/time/time-zone.js';
 import { type ApiProblem, api, fieldError, problemOf } from '../app/api.js';
 import { CiPicker } from './ci-picker.js';
 import { Field, FormError } from './cmdb-field.js';

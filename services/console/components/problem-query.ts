@@ -123,12 +123,12 @@ export function inTab(p: Problem, tab: TabId): boolean {
  * `tags=a&tags=b` from an array (the generated type names one string).
  */
 export function listQuery(view: ProblemView, tab: TabId, extra: Record<string, string>): ListQuery {
-  const query: Record<string, string | string[]> = { ...extra };
+  const values: Record<string, string | string[]> = { ...extra };
   for (const [name, value] of [...filterParams(view), ...tabParams(tab)]) {
-    if (name === 'tags') query['tags'] = [...((query['tags'] as string[] | undefined) ?? []), value];
-    else query[name] = value;
+    if (name === 'tags') values['tags'] = [...((values['tags'] as string[] | undefined) ?? []), value];
+    else values[name] = value;
   }
-  return query as ListQuery;
+  return values as ListQuery;
 }
 
 /**

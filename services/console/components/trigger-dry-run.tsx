@@ -15,7 +15,7 @@ import type { TriggerBody } from './trigger-draft.js';
 type DryRun = operations['admin.dryRunTrigger']['responses'][200]['content']['application/json'];
 
 interface Props {
-  /** The body as the form stands, or the problem that keeps it from being one. */
+  /** The body the form makes as it stands, or the problem that keeps it from being one. */
   current: () => { body?: TriggerBody; problem?: ApiProblem };
   /** The form's version: a result from an older one is marked stale. */
   version: number;

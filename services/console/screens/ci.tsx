@@ -135,7 +135,7 @@ function ExistingCi({ id }: { id: string }) {
 
   /** The same page with some query parameters changed (null removes one). */
   const withQuery = (changes: Record<string, string | null>): string => {
-    const next = new URLSearchParams(query as Record<string, string>);
+    const next = new URLSearchParams(query);
     for (const [k, v] of Object.entries(changes)) {
       if (v === null) next.delete(k);
       else next.set(k, v);

@@ -6,7 +6,7 @@
  * #37); a canceled mode stays in the feed, marked cancelled, so clients that saw it remove it
  * instead of keeping a stale copy.
  */
-import type { CalendarEvent } from '../../../pipelines/maintenance/calendar-ics.js';
+import type { CalendarEvent } from '../../../pipelines/maintenance/calendar-event.js';
 import { type MaintenanceRecord, modeEnd, type ScopeEntryRecord } from './maintenance.types.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();

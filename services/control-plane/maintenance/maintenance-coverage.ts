@@ -7,8 +7,7 @@
  * A recurring mode (issue #17) covers within its entries only during its occurrences, which
  * pipelines/maintenance/recurrence.ts computes in the mode's time zone and keeps per mode.
  */
-import { mergeIntervals } from '../../../pipelines/sla/interval-ops.js';
-import type { Interval } from '../../../pipelines/sla/sla.types.js';
+import { type Interval, mergeIntervals } from '../../../pipelines/time/interval-ops.js';
 import type { PlatformModel } from '../slices.js';
 import { compileRecurrence, type Recurring } from '../../../pipelines/maintenance/recurrence.js';
 import type { EntryRef } from './maintenance.slice.js';

@@ -5,7 +5,7 @@
  * during one of those occurrences. The same checks as creating (maintenance.commands.ts) run
  * first, so a preview that answers 200 is a body that create would take.
  */
-import { isoDate, toWallClockMs } from '../../../pipelines/sla/time-zone.js';
+import { isoDate, toWallClockMs } from '../../../pipelines/time/time-zone.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
 import type { PlatformModel } from '../slices.js';

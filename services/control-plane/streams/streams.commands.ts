@@ -1,6 +1,6 @@
 /** Admin commands on streams (DESIGN §6): keys are generated here and rotatable. */
 import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.js';
-import { isTimeZone } from '../../../pipelines/sla/time-zone.js';
+import { isTimeZone } from '../../../pipelines/time/time-zone.js';
 import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
 import { fail, failFields } from '../../../schemas/errors.js';
 import type { PlatformCommand, PlatformModel } from '../slices.js';

@@ -161,7 +161,8 @@ export class Exchange implements ResponseState {
         // uWS hands the body over only to a reader attached now, so start reading while waiting.
         const reader = compiled.hasBody ? new BodyReader(this.res, this.limit()) : undefined;
         authenticated.then(
-          () => {
+          (auth: unknown) => {
+            request.auth = auth;
             try {
               this.afterAuthentication(reader);
             } catch (error) {
@@ -172,6 +173,8 @@ export class Exchange implements ResponseState {
         );
         return;
       }
+      // The caller, established synchronously (a Bearer token, a stream key): no promise.
+      request.auth = authenticated;
       this.afterAuthentication(undefined);
     } catch (error) {
       this.fail(error);

@@ -29,11 +29,24 @@ export type Checker = Validator<Record<string, never>, TSchema>;
 
 export const compileSchema = (schema: TSchema): Checker => Compile(schema) as unknown as Checker;
 
+/** The members of an error's `params` these rules read, by keyword (the validator's, or made here). */
+interface ErrorParams {
+  /** `const`. */
+  allowedValue?: unknown;
+  /** `enum`. */
+  allowedValues?: unknown[];
+  /** `type`: one type's name, or several. */
+  type?: string | string[];
+  pattern?: string;
+  requiredProperties?: string[];
+  additionalProperties?: string[];
+}
+
 /** An error as the validator reports it (its instance path relative to the value checked). */
 interface SchemaError {
   keyword: string;
   instancePath: string;
-  params: unknown;
+  params: ErrorParams;
   message: string;
 }
 
@@ -212,14 +225,14 @@ function siteOf(union: Schema & { anyOf: Schema[] }): Site {
 
 /** The values a `const` or `enum` error allows. */
 const allowedOf = (e: SchemaError): unknown[] => {
-  const params = e.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+  const { params } = e;
   return e.keyword === 'enum' ? (params.allowedValues ?? []) : [params.allowedValue];
 };
 
 /** What a refusal of the value itself asks it to be: a type's name, or literals as JSON. */
 const kindsOf = (e: SchemaError): string[] => {
   if (e.keyword !== 'type') return allowedOf(e).map((v) => JSON.stringify(v));
-  const type = (e.params as { type?: unknown }).type;
+  const { type } = e.params;
   return (Array.isArray(type) ? type : [type]).map(String);
 };
 
@@ -245,7 +258,7 @@ const unknownField = (e: SchemaError, at: string): boolean => e.instancePath ===
  * one error, with the values it may take; otherwise every branch's errors stay.
  */
 function unionErrors(union: Schema & { anyOf: Schema[] }, value: unknown, at: string, walk: Walk): SchemaError[] {
-  const made = (keyword: string, instancePath: string, params: unknown, message: string): SchemaError[] => [{ keyword, instancePath, params, message }];
+  const made = (keyword: string, instancePath: string, params: ErrorParams, message: string): SchemaError[] => [{ keyword, instancePath, params, message }];
   const unmatched = (): SchemaError[] => made('anyOf', at, {}, 'must match a schema in anyOf');
   /** A branch's errors (each branch fails, as the union does); undefined past the budget. */
   const branchErrors = (branch: Schema): SchemaError[] | undefined => {
@@ -295,14 +308,14 @@ function unionErrors(union: Schema & { anyOf: Schema[] }, value: unknown, at: st
 
 /** What an error asks for, in words. */
 function messageOf(e: SchemaError): string {
-  const params = e.params as Record<string, unknown>;
+  const { params } = e;
   switch (e.keyword) {
     case 'enum':
-      return Array.isArray(params['allowedValues']) ? oneOf(params['allowedValues']) : e.message;
+      return Array.isArray(params.allowedValues) ? oneOf(params.allowedValues) : e.message;
     case 'const':
-      return 'allowedValue' in params ? `must be ${JSON.stringify(params['allowedValue'])}` : e.message;
+      return 'allowedValue' in params ? `must be ${JSON.stringify(params.allowedValue)}` : e.message;
     case 'pattern':
-      return PATTERN_RULES.get(String(params['pattern'])) ?? e.message;
+      return PATTERN_RULES.get(String(params.pattern)) ?? e.message;
     default:
       return e.message;
   }
@@ -317,13 +330,13 @@ export function fieldErrors(checker: Checker, value: unknown): FieldError[] {
   const seen = new Set<string>();
   const out: FieldError[] = [];
   for (const e of found) {
-    const params = e.params as Record<string, unknown>;
-    if (e.keyword === 'required' && Array.isArray(params['requiredProperties'])) {
-      for (const name of params['requiredProperties'] as string[]) push(`${e.instancePath}/${escapeStep(name)}`, 'is required');
+    const { params } = e;
+    if (e.keyword === 'required' && Array.isArray(params.requiredProperties)) {
+      for (const name of params.requiredProperties) push(`${e.instancePath}/${escapeStep(name)}`, 'is required');
       continue;
     }
-    if (e.keyword === 'additionalProperties' && Array.isArray(params['additionalProperties'])) {
-      for (const name of params['additionalProperties'] as string[]) push(`${e.instancePath}/${escapeStep(name)}`, 'is not a known field');
+    if (e.keyword === 'additionalProperties' && Array.isArray(params.additionalProperties)) {
+      for (const name of params.additionalProperties) push(`${e.instancePath}/${escapeStep(name)}`, 'is not a known field');
       continue;
     }
     push(e.instancePath || '/', messageOf(e));

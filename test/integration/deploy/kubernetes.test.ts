@@ -13,7 +13,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import * as models from 'kubernetes-models';
 import t, { type Test } from 'tap';
 import { parse, parseAllDocuments } from 'yaml';
-import { systemRoutes } from '../../../services/api/system.routes.js';
+import { systemRoutes } from '../../../services/runtime/http/system.routes.js';
 import { loadConfig } from '../../../services/runtime/config.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import {

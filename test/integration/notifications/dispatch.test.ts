@@ -22,7 +22,7 @@ import { cmdbViewOf } from '../../../services/control-plane/notifications/policy
 import type { NotificationDirectory } from '../../../services/notifications/directory.js';
 import { createDispatcherPart } from '../../../services/notifications/dispatcher.part.js';
 import { ROUTE_KEY, type StoredRoute } from '../../../services/notifications/route-store.js';
-import type { PlatformContext } from '../../../services/platform.js';
+import type { PlatformContext } from '../../../services/part.js';
 import { eventually } from '../../support/bus-recorder.js';
 import { MAINT, ProblemsKit } from '../problems/problems-kit.js';
 

@@ -18,7 +18,7 @@ import type { ReceiverRecord } from '../../../services/control-plane/notificatio
 import { cmdbViewOf } from '../../../services/control-plane/notifications/policy-rule.js';
 import type { NotificationDirectory } from '../../../services/notifications/directory.js';
 import { createDispatcherPart } from '../../../services/notifications/dispatcher.part.js';
-import type { PlatformContext } from '../../../services/platform.js';
+import type { PlatformContext } from '../../../services/part.js';
 import { eventually } from '../../support/bus-recorder.js';
 import { missingSmtpServer, type ReceivedMail, type RunningSmtpServer, startSmtpServer } from '../../support/smtp-server.js';
 import { ProblemsKit } from '../problems/problems-kit.js';

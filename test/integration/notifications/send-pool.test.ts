@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import type { ReceiverRecord } from '../../../services/control-plane/notifications/notifications.types.js';
 import { createSender } from '../../../services/notifications/send-pool.js';
-import { message, opened } from '../../unit/notifications/formats/format-fixture.js';
+import { message, opened } from '../../unit/pipelines/notifications/formats/format-fixture.js';
 import { receiverFields } from './directory-fixtures.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { createHitsPublisher } from '../../../services/problem-stage/hits-publisher.js';
+import { createHitsPublisher } from '../../../services/event-worker/problem-stage/hits-publisher.js';
 import { createMemoryBus } from '../../../services/runtime/adapters/bus/memory.adapter.js';
 import { HITS_STREAM } from '../../../services/runtime/bus-streams.js';
 import { silentLogger } from '../../../services/runtime/logger.js';

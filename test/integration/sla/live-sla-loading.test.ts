@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { createLiveSla, type LiveSla } from '../../../services/api/sla/live-sla.js';
+import { createLiveSla, type LiveSla } from '../../../services/live-sla/live-sla.js';
 import { createControlModel } from '../../../services/control-plane/slices.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
 import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
@@ -16,7 +16,7 @@ import { runMigrations } from '../../../services/runtime/adapters/analytics/migr
 import { AppError } from '../../../schemas/errors.js';
 import { createMetrics } from '../../../services/runtime/http/metrics.js';
 import { silentLogger } from '../../../services/runtime/logger.js';
-import { ciRecord } from '../../unit/maintenance/model-fixture.js';
+import { ciRecord } from '../../support/model-fixture.js';
 
 const H = 3_600_000;
 const D = 24 * H;

@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { createApiPart } from '../../../services/api/api.part.js';
-import type { LiveSla } from '../../../services/api/sla/live-sla.js';
+import type { LiveSla } from '../../../services/live-sla/live-sla.js';
 import { isProblem } from '../cmdb/cmdb-kit.js';
 import { CIS, MAINT } from '../problems/problems-kit.js';
 import { SlaKit } from './sla-kit.js';

@@ -4,7 +4,7 @@
  * data directory, and an SLA worker whose calculations a test can hold.
  */
 import { rmSync } from 'node:fs';
-import type { Part } from '../../../services/platform.js';
+import type { Part } from '../../../services/part.js';
 import { createSlaWorkerPart } from '../../../services/sla-worker/sla-worker.part.js';
 import type { Answer } from '../../support/http.js';
 import { ADMIN_TOKEN, startTestPlatform } from '../../support/platform.js';

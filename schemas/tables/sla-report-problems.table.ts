@@ -1,0 +1,50 @@
+/**
+ * The `sla_report_problems` table (0003_sla_reports.sql): the problems a report counted, copied
+ * from `problems` when it was calculated (services/sla-worker/calculate-report.ts) and read back
+ * for its export and timelines (services/api/sla/report-results.ts). Kept a day (TTL).
+ */
+import type { ProblemColumn } from './problems.table.js';
+import { asText, type ColumnOf, epochMs, type RowOf, selectList, table } from './table.js';
+
+const DATE = "DateTime64(3, 'UTC')";
+
+export const SLA_REPORT_PROBLEMS = table('sla_report_problems', {
+  report_id: 'String',
+  id: 'UUID',
+  trigger_id: 'UInt64',
+  trigger_name: 'String',
+  ci_id: 'UInt64',
+  date_start: DATE,
+  date_end: `Nullable(${DATE})`,
+  priority: 'UInt8',
+  tags: 'String',
+  incidents: 'String',
+  influence_value: 'Float64',
+  influence_max: 'UInt8',
+  with_maintenance: 'UInt8',
+  created_at: DATE,
+});
+
+export type SlaReportProblemRow = RowOf<typeof SLA_REPORT_PROBLEMS>;
+type SlaReportProblemColumn = ColumnOf<typeof SLA_REPORT_PROBLEMS>;
+
+/** The columns copied from `problems`: all but the report's id and the copy's date, which must be problems' columns. */
+type CopiedColumn = Exclude<SlaReportProblemColumn, 'report_id' | 'created_at'>;
+const copied: ReadonlyArray<CopiedColumn & ProblemColumn> = SLA_REPORT_PROBLEMS.columns.filter((c): c is CopiedColumn => c !== 'report_id' && c !== 'created_at');
+
+/**
+ * The SELECT list, over `problems`, of a report's copy in this table's order: the report's id and
+ * the copy's date are the parameters `report` and `now`.
+ */
+export const COPY_FROM_PROBLEMS_LIST = selectList(SLA_REPORT_PROBLEMS.columns, { report_id: '{report:String}', created_at: '{now:DateTime64(3)}' });
+
+/** The columns of a copied problem that the export reads: instants as epoch milliseconds (`start`, `end`). */
+export const SNAPSHOT_LIST = selectList(copied, { id: asText('id'), date_start: `${epochMs('date_start')} AS start`, date_end: `${epochMs('date_end')} AS end` });
+
+/** A row of SNAPSHOT_LIST (64-bit integers may come back as text). */
+export type SnapshotRow = Omit<SlaReportProblemRow, 'report_id' | 'created_at' | 'trigger_id' | 'ci_id' | 'date_start' | 'date_end'> & {
+  trigger_id: string | number;
+  ci_id: string | number;
+  start: string | number;
+  end: string | number | null;
+};
