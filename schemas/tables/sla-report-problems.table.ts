@@ -3,26 +3,27 @@
  * from `problems` when it was calculated (services/sla-worker/calculate-report.ts) and read back
  * for its export and timelines (services/api/sla/report-results.ts). Kept a day (TTL).
  */
-import type { ProblemColumn } from './problems.table.js';
+import { PROBLEMS, type ProblemColumn } from './problems.table.js';
 import { asText, type ColumnOf, epochMs, type RowOf, selectList, table } from './table.js';
 
-const DATE = "DateTime64(3, 'UTC')";
+/** The copied columns take their types from `problems` (a copy is the same data). */
+const { id, trigger_id, trigger_name, ci_id, date_start, date_end, priority, tags, incidents, influence_value, influence_max, with_maintenance } = PROBLEMS.types;
 
 export const SLA_REPORT_PROBLEMS = table('sla_report_problems', {
   report_id: 'String',
-  id: 'UUID',
-  trigger_id: 'UInt64',
-  trigger_name: 'String',
-  ci_id: 'UInt64',
-  date_start: DATE,
-  date_end: `Nullable(${DATE})`,
-  priority: 'UInt8',
-  tags: 'String',
-  incidents: 'String',
-  influence_value: 'Float64',
-  influence_max: 'UInt8',
-  with_maintenance: 'UInt8',
-  created_at: DATE,
+  id,
+  trigger_id,
+  trigger_name,
+  ci_id,
+  date_start,
+  date_end,
+  priority,
+  tags,
+  incidents,
+  influence_value,
+  influence_max,
+  with_maintenance,
+  created_at: "DateTime64(3, 'UTC')",
 });
 
 export type SlaReportProblemRow = RowOf<typeof SLA_REPORT_PROBLEMS>;

@@ -5,6 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SCHEMA_MIGRATIONS, type SchemaMigrationRow } from '../../../../schemas/tables/schema-migrations.table.js';
 import type { Logger } from '../../logger.js';
 import type { AnalyticsStore } from './analytics.port.js';
 
@@ -24,17 +25,18 @@ interface Migration {
 export async function runMigrations(store: AnalyticsStore, deps: { logger: Logger }, dir = DEFAULT_DIR): Promise<{ applied: string[] }> {
   const logger = deps.logger.child({ component: 'migrations' });
   await store.command(
-    `CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime64(3, 'UTC'))
+    `CREATE TABLE IF NOT EXISTS ${SCHEMA_MIGRATIONS.name} (${SCHEMA_MIGRATIONS.columns.map((c) => `${c} ${SCHEMA_MIGRATIONS.types[c]}`).join(', ')})
      ENGINE = ReplacingMergeTree ORDER BY version`,
   );
-  const done = new Set((await store.query<{ version: number }>('SELECT DISTINCT version FROM schema_migrations')).map((row) => Number(row.version)));
+  const done = new Set((await store.query<{ version: number }>(`SELECT DISTINCT version FROM ${SCHEMA_MIGRATIONS.name}`)).map((row) => Number(row.version)));
   const applied: string[] = [];
   for (const migration of await listMigrations(dir)) {
     if (done.has(migration.version)) continue;
     for (const statement of splitStatements(await readFile(join(dir, migration.file), 'utf8'))) {
       await store.command(statement);
     }
-    await store.insert('schema_migrations', [{ version: migration.version, name: migration.name, applied_at: utcText(new Date()) }]);
+    const row: SchemaMigrationRow = { version: migration.version, name: migration.name, applied_at: utcText(new Date()) };
+    await store.insert(SCHEMA_MIGRATIONS.name, [row]);
     logger.info({ version: migration.version, name: migration.name }, 'migration applied');
     applied.push(migration.name);
   }
