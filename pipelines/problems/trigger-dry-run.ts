@@ -6,7 +6,8 @@
  */
 import type { TriggerModel } from '../../schemas/trigger.schema.js';
 import type { PriorityNumber } from './problem-timeline.js';
-import { type CiLookup, compileTrigger, type TriggeredEvent } from './trigger-match.js';
+import type { TriggeredEvent } from '../records/record-pipeline.js';
+import { type CiLookup, compileTrigger } from './trigger-match.js';
 
 export interface DryRunCi {
   ciId: number;

@@ -7,15 +7,9 @@
 import type { CiLocatorModel, ConditionModel, TriggerModel } from '../../schemas/trigger.schema.js';
 import { compileLinearPattern } from '../records/linear-pattern.js';
 import type { Hit, IncidentRef, PriorityNumber } from './problem-timeline.js';
+import type { TriggeredEvent } from '../records/record-pipeline.js';
 
 /** An event with its fields, as the record pipeline hands it over. */
-export interface TriggeredEvent {
-  id: string;
-  streamId: number;
-  ts: number;
-  fields: unknown;
-}
-
 export interface CiLookup {
   exists(id: number): boolean;
   /** The CI of that name (and type, when given); undefined when none or ambiguous. */

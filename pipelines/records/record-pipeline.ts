@@ -7,12 +7,19 @@
  * straight to its row (its date is the receipt time), with no parse and no intermediate object.
  */
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
-import type { TriggeredEvent } from '../problems/trigger-match.js';
 import { decodeBatch, recordOf } from './envelope.js';
 import { deadLetterRow, eventRowLine, idPrefix, recordId, retentionField } from './event-row.js';
 import { createParseStep } from './parse.step.js';
 import { createPreprocessStep, needsFields } from './preprocess.step.js';
 import { clickhouseDateTime } from './timestamps.js';
+
+/** A stored event with its fields, as the trigger matcher (pipelines/problems/trigger-match.ts) reads it. */
+export interface TriggeredEvent {
+  id: string;
+  streamId: number;
+  ts: number;
+  fields: unknown;
+}
 
 export interface BatchRows {
   streamId: number;

@@ -5,7 +5,7 @@ import type { Bus } from '../runtime/adapters/bus/bus.port.js';
 import type { AppError } from '../../schemas/errors.js';
 import type { Logger } from '../runtime/logger.js';
 import type { Authenticator } from './auth.js';
-import type { Sessions } from './console/sessions.js';
+import type { Sessions } from './sessions.js';
 import type { ProblemFeed } from './problems/problem-feed.js';
 import type { ActionSender } from './problems/send-actions.js';
 import type { LiveSla } from '../live-sla/live-sla.js';

@@ -24,7 +24,7 @@ import { createAuthenticator } from './auth.js';
 import { loadConsole } from './console/console-files.js';
 import { consoleRoutes } from './console/console.routes.js';
 import { sessionRoutes } from './console/session.routes.js';
-import { createSessions } from './console/sessions.js';
+import { createSessions } from './sessions.js';
 import { configItemRoutes } from './cmdb/config-items.routes.js';
 import { publicReferenceRoutes } from './cmdb/reference.routes.js';
 import { treeRoutes } from './cmdb/tree.routes.js';

@@ -2,7 +2,7 @@
  * Authentication (spec 5, DESIGN §4, §11): every public and admin route runs it on the headers
  * before the body is read. A caller proves who it is with a personal token in
  * `Authorization: Bearer`, or, when it sends no Authorization header, with the console's session
- * cookie (console/sessions.ts); a Bearer header always wins.
+ * cookie (sessions.ts); a Bearer header always wins.
  *
  * The presented token secret is hashed and looked up by its digest, so no comparison ever runs
  * over the secret itself; the digest match is confirmed in constant time. The Bearer check is
@@ -19,7 +19,7 @@ import type { Subject } from '../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../control-plane/slices.js';
 import { type AppError, fail } from '../../schemas/errors.js';
 import type { Authenticate, Method, Request } from '../runtime/http/route.js';
-import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './console/sessions.js';
+import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './sessions.js';
 
 export interface Principal {
   user: UserRecord;

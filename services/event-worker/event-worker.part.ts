@@ -11,7 +11,8 @@
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
-import type { KeyedHit, TriggeredEvent } from '../../pipelines/problems/trigger-match.js';
+import type { KeyedHit } from '../../pipelines/problems/trigger-match.js';
+import type { TriggeredEvent } from '../../pipelines/records/record-pipeline.js';
 import { EVENT_ROW_SETTINGS } from '../../pipelines/records/event-row.js';
 import { type BatchRows, processBatch } from '../../pipelines/records/record-pipeline.js';
 import type { Part, PlatformContext } from '../part.js';

@@ -33,7 +33,7 @@ export interface Config {
   /** Days the analytics tables keep their rows (adapters/analytics/retention.ts). */
   retention: { eventsDays: number; problemsDays: number; deadLettersDays: number };
   /**
-   * The console's sessions (services/api/console/sessions.ts): kept beside the journal, in the
+   * The console's sessions (services/api/sessions.ts): kept beside the journal, in the
    * same engine, so every API replica sees each one; how long one lasts unused and at most; when
    * the cookie is marked Secure (`auto`: when the request came over HTTPS, as X-Forwarded-Proto says).
    */

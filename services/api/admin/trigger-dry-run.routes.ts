@@ -3,7 +3,7 @@
  * trigger editor). Checked as a create would check it; nothing is stored.
  */
 import { type DryRunCi, dryRunTrigger } from '../../../pipelines/problems/trigger-dry-run.js';
-import type { TriggeredEvent } from '../../../pipelines/problems/trigger-match.js';
+import type { TriggeredEvent } from '../../../pipelines/records/record-pipeline.js';
 import { DRY_RUN_MAX_RECORDS, TriggerDryRun, TriggerDryRunResult } from '../../../schemas/trigger-dry-run.schema.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
 import { triggerFieldErrors } from '../../control-plane/triggers/triggers.commands.js';

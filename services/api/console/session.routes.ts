@@ -12,7 +12,7 @@ import { isAppError } from '../../../schemas/errors.js';
 import { defineRoute, json, type Request, type Route } from '../../runtime/http/route.js';
 import type { ApiDeps } from '../api-deps.js';
 import { type Principal, principal } from '../auth.js';
-import { clearedCookie, cookieIsSecure, SESSION_COOKIE, sessionCookie } from './sessions.js';
+import { clearedCookie, cookieIsSecure, SESSION_COOKIE, sessionCookie } from '../sessions.js';
 
 export const SESSION_PATH = '/api/console/v1/session';
 

@@ -1,6 +1,7 @@
 /** From an event to a trigger hit (DESIGN §7): conditions, CI, resolve, priority and incidents. */
 import t from 'tap';
-import { type CiLookup, compileTrigger, type TriggeredEvent, valueAt } from '../../../../pipelines/problems/trigger-match.js';
+import { type CiLookup, compileTrigger, valueAt } from '../../../../pipelines/problems/trigger-match.js';
+import type { TriggeredEvent } from '../../../../pipelines/records/record-pipeline.js';
 import type { TriggerModel } from '../../../../schemas/trigger.schema.js';
 import { triggerRecord } from '../../../support/model-fixture.js';
 

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { acceptedCodings, isConsolePath } from '../../../../../services/api/console/console.routes.js';
-import { clearedCookie, cookieIsSecure, csrfMatches, sessionCookie, sessionSecretOf } from '../../../../../services/api/console/sessions.js';
+import { clearedCookie, cookieIsSecure, csrfMatches, sessionCookie, sessionSecretOf } from '../../../../../services/api/sessions.js';
 
 t.test('the session secret is read from the ops_session cookie among others', async (t) => {
   t.equal(sessionSecretOf(undefined), undefined);

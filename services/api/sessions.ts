@@ -12,11 +12,11 @@
  * (auth.ts checks both on every request).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { sha256Hex } from '../../control-plane/identity/tokens.js';
-import type { SessionStore, StoredSession } from '../../runtime/adapters/sessions/session-store.port.js';
-import { engineCall } from '../../runtime/engine-call.js';
-import { fail } from '../../../schemas/errors.js';
-import type { Logger } from '../../runtime/logger.js';
+import { sha256Hex } from '../control-plane/identity/tokens.js';
+import type { SessionStore, StoredSession } from '../runtime/adapters/sessions/session-store.port.js';
+import { engineCall } from '../runtime/engine-call.js';
+import { fail } from '../../schemas/errors.js';
+import type { Logger } from '../runtime/logger.js';
 
 export const SESSION_COOKIE = 'ops_session';
 /** A use writes the idle deadline only when it last moved this long ago. */
