@@ -19,7 +19,7 @@ import { loadavg } from 'node:os';
 import { compileRecurrence } from '../pipelines/maintenance/recurrence.js';
 import type { MaintenanceRecord, RecurrenceRecord, ScopeEntryRecord } from '../services/control-plane/maintenance/maintenance.types.js';
 import { type Interval, maintenanceIntervals, mergeIntervals, recurringOf } from '../services/control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../services/control-plane/slices.js';
+import type { PlatformModel } from '../services/control-plane/model.js';
 import { seededRandom as random } from '../test/support/random.js';
 import { buildModel, H, T0 } from '../test/support/model-fixture.js';
 import { machineDescription, writeResultFile } from './support/report.js';

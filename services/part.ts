@@ -4,7 +4,7 @@
  * (platform.ts) is handed the list of parts (parts.ts) and builds the context.
  */
 import type { ControlPlane } from './control-plane/control-plane.js';
-import type { PlatformModel } from './control-plane/slices.js';
+import type { PlatformModel } from './control-plane/model.js';
 import type { Config } from './runtime/config.js';
 import type { DiskWatch } from './runtime/disk-watch.js';
 import type { Engines } from './runtime/engines.js';

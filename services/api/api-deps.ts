@@ -1,5 +1,5 @@
 import type { ControlPlane } from '../control-plane/control-plane.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { Bus } from '../runtime/adapters/bus/bus.port.js';
 import type { AppError } from '../../schemas/errors.js';

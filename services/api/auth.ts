@@ -16,7 +16,7 @@ import type { IdentitySlice } from '../control-plane/identity/identity.slice.js'
 import type { TokenRecord, UserRecord } from '../control-plane/identity/identity.types.js';
 import { sha256Hex } from '../control-plane/identity/tokens.js';
 import type { Subject } from '../control-plane/rights/ci-rights.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 import { type AppError, fail } from '../../schemas/errors.js';
 import type { Authenticate, Method, Request } from '../runtime/http/route.js';
 import { csrfMatches, type FoundSession, type Sessions, sessionSecretOf } from './sessions.js';

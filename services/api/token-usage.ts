@@ -5,7 +5,7 @@
  */
 import type { ControlPlane } from '../control-plane/control-plane.js';
 import { recordTokenUse } from '../control-plane/identity/identity.commands.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 import type { Logger } from '../runtime/logger.js';
 
 export interface TokenUsage {

@@ -44,13 +44,14 @@ export class Sequences implements Slice {
   }
 }
 
-export class ControlModel<S extends Record<string, Slice> = Record<string, Slice>> {
+export class ControlModel<S extends { [K in keyof S]: Slice } = object> {
   revision = 0;
   readonly sequences = new Sequences();
   private readonly byKind = new Map<string, Slice>();
 
   constructor(readonly slices: S) {
-    for (const slice of [this.sequences, ...Object.values(slices)]) {
+    const all: Slice[] = [this.sequences, ...(Object.values(slices) as Slice[])];
+    for (const slice of all) {
       for (const kind of slice.kinds) {
         if (this.byKind.has(kind)) throw new Error(`two slices claim record kind "${kind}"`);
         this.byKind.set(kind, slice);
@@ -82,3 +83,15 @@ export class ControlModel<S extends Record<string, Slice> = Record<string, Slice
     this.byKind.get(kind)?.apply(change.key, kind, change.value ?? null);
   }
 }
+
+/**
+ * The platform's slices by name. Empty here: each slice module adds itself to it
+ * (`declare module '../model.js'`, declaration merging), so that a command or a view can name the
+ * whole model without importing every slice; slices.ts builds the model.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface PlatformSlices {}
+
+/** The control model with every slice of the platform. */
+export type PlatformModel = ControlModel<PlatformSlices>;
+export type PlatformCommand<R> = Command<R, PlatformModel>;

@@ -10,7 +10,7 @@ import { budgetReach, templateCis, templatePeriod, templateRules } from '../../p
 import type { TemplateLiveSlaModel } from '../../schemas/live-sla.schema.js';
 import type { SlaSingleTemplateModel, SlaTemplateAdminModel } from '../../schemas/sla-template.schema.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 
 /** How many of a template's CIs the answer names, those with the least budget left. */
 export const WORST_CIS = 10;

@@ -22,7 +22,7 @@ import { budgetReach, templateCis, templatePeriod, templateRules } from '../../p
 import type { CiLiveSlaModel, TemplateLiveSlaModel } from '../../schemas/live-sla.schema.js';
 import type { SlaSingleTemplateModel, SlaTemplateAdminModel } from '../../schemas/sla-template.schema.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { Metrics } from '../runtime/http/metrics.js';
 import type { Logger } from '../runtime/logger.js';

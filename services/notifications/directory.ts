@@ -12,7 +12,7 @@ import type { NotificationsSlice } from '../control-plane/notifications/notifica
 import type { ReceiverRecord, ReplayRecord } from '../control-plane/notifications/notifications.types.js';
 import { completeReplay, disableReceiver } from '../control-plane/notifications/notifications.commands.js';
 import { cmdbViewOf, toPolicyRule } from '../control-plane/notifications/policy-rule.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 
 export interface NotificationDirectory {
   /** The enabled policies. */

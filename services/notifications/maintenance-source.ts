@@ -20,7 +20,7 @@
 import type { ActiveWindow } from '../../pipelines/notifications/maintenance-transitions.js';
 import { modesCovering, recurringOf } from '../control-plane/maintenance/maintenance-coverage.js';
 import { type MaintenanceRecord, modeState, type ScopeEntryRecord } from '../control-plane/maintenance/maintenance.types.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 
 /** The most CIs one window names (by id ascending). */
 export const MAX_WINDOW_CIS = 1000;

@@ -23,7 +23,7 @@ import type { BurnReading } from '../../pipelines/notifications/sla-burn.js';
 import { templateCis } from '../../pipelines/sla/template-rules.js';
 import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.js';
 import type { SlaTemplateRecord } from '../control-plane/sla/sla-templates.slice.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 import { createLiveSla, type LiveSla } from '../live-sla/live-sla.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import { AppError } from '../../schemas/errors.js';

@@ -20,7 +20,7 @@ import type { SlaSingleTemplateModel } from '../../schemas/sla-template.schema.j
 import { ciTypeWithIcon } from '../control-plane/cmdb/ci-type-icons.js';
 import { maintenanceIntervals } from '../control-plane/maintenance/maintenance-coverage.js';
 import type { SlaReportRecord } from '../control-plane/sla/sla-reports.slice.js';
-import type { PlatformModel } from '../control-plane/slices.js';
+import type { PlatformModel } from '../control-plane/model.js';
 import type { AnalyticsStore } from '../runtime/adapters/analytics/analytics.port.js';
 import type { PackedChunk } from './calculate.thread.js';
 

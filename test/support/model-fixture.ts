@@ -3,7 +3,8 @@
 import type { CiRecord } from '../../services/control-plane/cmdb/cmdb.types.js';
 import type { MaintenanceRecord, ScopeEntryRecord } from '../../services/control-plane/maintenance/maintenance.types.js';
 import type { TriggerModel } from '../../schemas/trigger.schema.js';
-import { createControlModel, type PlatformModel } from '../../services/control-plane/slices.js';
+import { createControlModel } from '../../services/control-plane/slices.js';
+import type { PlatformModel } from '../../services/control-plane/model.js';
 
 export const H = 3_600_000;
 export const T0 = Date.parse('2026-11-01T00:00:00.000Z');

@@ -4,7 +4,7 @@ import { Me, Token, TokenCreate, TokenIssued, User, UserCreate, UserPatch } from
 import { createUser, deleteUser, findUser, issueToken, patchUser, revokeToken } from '../../control-plane/identity/identity.commands.js';
 import type { TokenRecord, UserRecord } from '../../control-plane/identity/identity.types.js';
 import { newTokenSecret } from '../../control-plane/identity/tokens.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import { fail } from '../../../schemas/errors.js';
 import { defineRoute, json, noContent, type Route } from '../../runtime/http/route.js';
 import { ADMIN, ADMIN_PREFIX, type ApiDeps, isoNow } from '../api-deps.js';

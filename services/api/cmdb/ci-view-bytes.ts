@@ -7,7 +7,7 @@
  */
 import { ciView } from '../../control-plane/cmdb/ci.view.js';
 import type { CiRecord } from '../../control-plane/cmdb/cmdb.types.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 
 /** About 100 000 CIs of ~900 bytes. */
 const DEFAULT_BUDGET_BYTES = 96 * 1024 * 1024;

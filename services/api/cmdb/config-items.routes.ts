@@ -36,7 +36,7 @@ import { filterCis } from '../../control-plane/cmdb/ci-filter.js';
 import { addGrant, removeGrant, updateGrant } from '../../control-plane/cmdb/grant.commands.js';
 import { addChild, addInfluential, removeChild, removeInfluential } from '../../control-plane/cmdb/link.commands.js';
 import { canRead, levelOn } from '../../control-plane/rights/ci-rights.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import { fail } from '../../../schemas/errors.js';
 import { defineRoute, json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { type ApiDeps, isoNow } from '../api-deps.js';

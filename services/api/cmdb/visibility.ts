@@ -3,7 +3,7 @@
  * one pass and kept until the model changes, so repeated list calls cost a lookup per CI.
  */
 import { canBasicRead, type Level, levelsOnAll, type Subject } from '../../control-plane/rights/ci-rights.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 
 const MAX_CACHED_SUBJECTS = 256;
 

@@ -24,7 +24,7 @@ import type { CalendarFeedRecord } from '../../control-plane/maintenance/calenda
 import { type MaintenanceRecord, modeVisible } from '../../control-plane/maintenance/maintenance.types.js';
 import { listModes, parseListQuery } from '../../control-plane/maintenance/maintenance-query.js';
 import type { Subject } from '../../control-plane/rights/ci-rights.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import { fail } from '../../../schemas/errors.js';
 import { defineRoute, json, noContent, type Request, type Route } from '../../runtime/http/route.js';
 import { ADMIN, type ApiDeps, isoNow } from '../api-deps.js';

@@ -7,7 +7,7 @@ import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 import type { ProblemItemBody } from '../../../schemas/problems.schema.js';
 import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
 import { modesCovering } from '../../control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 
 /** ClickHouse's text of a DateTime64(3, 'UTC') as epoch milliseconds. */
 export const rowMs = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`);

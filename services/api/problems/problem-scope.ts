@@ -5,7 +5,7 @@
  * The SQL read and the in-memory filter then test a problem's CI against these sets.
  */
 import { modesCovering } from '../../control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import type { ProblemFilter } from './problem-filter.js';
 
 export interface ProblemScope {

@@ -9,7 +9,7 @@
 import { ProblemListQuery } from '../../../schemas/problems.schema.js';
 import { modesCovering } from '../../control-plane/maintenance/maintenance-coverage.js';
 import type { Subject } from '../../control-plane/rights/ci-rights.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import { defineRoute, type Route } from '../../runtime/http/route.js';
 import { createSseChannel, SSE_HEADERS, sseFrame } from '../../runtime/http/sse.js';
 import type { ApiDeps } from '../api-deps.js';

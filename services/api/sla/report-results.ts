@@ -11,7 +11,7 @@ import { SLA_REPORT_PROBLEMS, SNAPSHOT_LIST, type SnapshotRow } from '../../../s
 import { SLA_REPORT_ROWS } from '../../../schemas/tables/sla-report-rows.table.js';
 import { ciTypeWithIcon } from '../../control-plane/cmdb/ci-type-icons.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 
 const PAGE = 5000;

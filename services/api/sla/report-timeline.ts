@@ -18,7 +18,7 @@ import type { SlaCiRowModel } from '../../../schemas/sla-export.schema.js';
 import type { SlaTimelineModel, TimelineProblemModel, TimelineSegmentModel } from '../../../schemas/sla-timeline.schema.js';
 import { maintenanceIntervals, modesOverlapping } from '../../control-plane/maintenance/maintenance-coverage.js';
 import type { SlaReportRecord } from '../../control-plane/sla/sla-reports.slice.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import type { AnalyticsStore } from '../../runtime/adapters/analytics/analytics.port.js';
 import { fail, isAppError } from '../../../schemas/errors.js';
 import { copiedProblems } from './report-results.js';

@@ -1,7 +1,7 @@
 /** Checks shared by the CI commands, each answering one condition of spec 7.1. */
 import { fail, failFields, type IdErrorCode } from '../../../schemas/errors.js';
 import { Level, levelOn, type Subject } from '../rights/ci-rights.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import type { CiRecord } from './cmdb.types.js';
 
 /** Who runs a command: for rights, and for entityInfo. */

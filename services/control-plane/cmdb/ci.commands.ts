@@ -3,7 +3,7 @@ import type { CiCreateBody, CiUpdateBody } from '../../../schemas/cmdb.schema.js
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import { fail, failFields } from '../../../schemas/errors.js';
 import { closeProblemsOfCi } from '../problems/problems.commands.js';
-import type { PlatformCommand } from '../slices.js';
+import type { PlatformCommand } from '../model.js';
 import {
   type Actor,
   ciIdOrThrow,

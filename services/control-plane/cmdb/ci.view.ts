@@ -1,7 +1,7 @@
 /** The wire forms of a CI (spec 2.3–2.9), built from the model. */
 import type { ConfigItemModel } from '../../../schemas/cmdb.schema.js';
 import { ciHealth, ciState } from '../problems/ci-state.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { ciTypeWithIcon } from './ci-type-icons.js';
 import type { CiRecord } from './cmdb.types.js';
 

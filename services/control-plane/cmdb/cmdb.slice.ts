@@ -130,3 +130,9 @@ function addTo<K>(map: Map<K, Set<number>>, key: K, id: number): void {
   if (!set) map.set(key, (set = new Set()));
   set.add(id);
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    cmdb: CmdbSlice;
+  }
+}

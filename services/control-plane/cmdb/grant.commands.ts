@@ -1,7 +1,7 @@
 /** Access grants on a CI (spec 2.8, 4.1 #9–#11). */
 import type { GrantCreateBody, GrantUpdateBody } from '../../../schemas/cmdb.schema.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { type Actor, findCi, isPositiveId, requireOwnerMembership, resolveWorkGroup, stamp } from './ci-checks.js';
 import type { CiRight, GrantRecord, ShareType } from './cmdb.types.js';
 

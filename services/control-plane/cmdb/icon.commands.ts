@@ -1,6 +1,6 @@
 /** Admin commands on uploaded CI type icons; the built-in ones are fixed (icons/built-in-icons.ts). */
 import { fail, failFields } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { findIcon } from './ci-type-icons.js';
 import type { CiTypeIconRecord } from './cmdb.types.js';
 import { FIRST_UPLOADED_ICON_ID } from './icons/built-in-icons.js';

@@ -1,6 +1,6 @@
 /** Hierarchy (#13, #15) and influence (#14, #16) links; both graphs stay acyclic (DESIGN §4a). */
 import { fail, failFields } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { type Actor, findCi, Level, requireLevel, requireLevelOnNamed, stamp } from './ci-checks.js';
 
 /** True when `target` is reachable from `start` following `next`. */

@@ -2,7 +2,7 @@
 import type { CiTypeCreateBody, CiTypePatchBody, CmdbSystemCreateBody } from '../../../schemas/cmdb-reference.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import { fail } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import type { CiTypeRecord, CmdbSystemRecord } from './cmdb.types.js';
 import { resolveIcon } from './icon.commands.js';
 

@@ -4,7 +4,7 @@
  * a token is generated and returned so the caller can print it once.
  */
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import type { PlatformCommand } from '../slices.js';
+import type { PlatformCommand } from '../model.js';
 import { PLATFORM_RIGHTS, type RoleRecord, type TokenRecord, type UserRecord } from './identity.types.js';
 import { sha256Hex } from './tokens.js';
 

@@ -4,7 +4,7 @@ import type { JournalChange } from '../../runtime/adapters/journal/journal.port.
 import { fail, failFields } from '../../../schemas/errors.js';
 import { refuseIfOwnsNotifications } from '../notifications/notifications.commands.js';
 import { refuseIfOwnsSlaTemplate } from '../sla/sla-templates.commands.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { BUILT_IN_ROLES } from './bootstrap.command.js';
 import type { PlatformRight, TokenRecord, UserRecord, WorkGroupRecord } from './identity.types.js';
 import { sha256Hex } from './tokens.js';

@@ -84,3 +84,9 @@ function setOrDelete<K, V>(map: Map<K, V>, key: K, value: V | null): void {
   if (value === null) map.delete(key);
   else map.set(key, value);
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    identity: IdentitySlice;
+  }
+}

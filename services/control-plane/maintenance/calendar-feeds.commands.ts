@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fail } from '../../../schemas/errors.js';
 import { findUser } from '../identity/identity.commands.js';
 import { sha256Hex } from '../identity/tokens.js';
-import type { PlatformCommand } from '../slices.js';
+import type { PlatformCommand } from '../model.js';
 import type { CalendarFeedRecord } from './calendar-feeds.slice.js';
 import { parseListQuery } from './maintenance-query.js';
 

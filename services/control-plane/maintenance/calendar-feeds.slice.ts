@@ -45,3 +45,9 @@ export class CalendarFeedsSlice implements Slice {
     return [...this.feeds.values()].filter((feed) => feed.userId === userId).sort((a, b) => a.id - b.id);
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    calendarFeeds: CalendarFeedsSlice;
+  }
+}

@@ -8,7 +8,7 @@
  * pipelines/maintenance/recurrence.ts computes in the mode's time zone and keeps per mode.
  */
 import { type Interval, mergeIntervals } from '../../../pipelines/time/interval-ops.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { compileRecurrence, type Recurring } from '../../../pipelines/maintenance/recurrence.js';
 import type { EntryRef } from './maintenance.slice.js';
 import type { MaintenanceRecord, ScopeEntryRecord } from './maintenance.types.js';

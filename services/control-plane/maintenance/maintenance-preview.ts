@@ -8,7 +8,7 @@
 import { isoDate, toWallClockMs } from '../../../pipelines/time/time-zone.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { modesOverlapping } from './maintenance-coverage.js';
 import { modeVisible } from './maintenance.types.js';
 import { requireEndInFuture, type ModeInput } from './maintenance-input.js';

@@ -7,7 +7,7 @@
 import { fail, failFields } from '../../../schemas/errors.js';
 import type { Actor } from '../cmdb/ci-checks.js';
 import { Level, levelOn } from '../rights/ci-rights.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { checkRecurrenceStart, compileRecurrence, occurrenceSpanProblem, type RecurrenceInput, type Recurring } from '../../../pipelines/maintenance/recurrence.js';
 import { type MaintenanceRecord, modeState, type RecurrenceRecord, type ScopeEntryRecord } from './maintenance.types.js';
 import { type ModeInput, requireEndAfterStart, requireEndInFuture, type ScopeItem } from './maintenance-input.js';

@@ -61,3 +61,9 @@ export class MaintenanceSlice implements Slice {
 }
 
 const none: readonly EntryRef[] = [];
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    maintenance: MaintenanceSlice;
+  }
+}

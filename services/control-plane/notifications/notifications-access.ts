@@ -10,7 +10,7 @@
  */
 import { fail } from '../../../schemas/errors.js';
 import { canBasicRead, levelOn } from '../rights/ci-rights.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import type { NotificationsActor, PolicyRecord, ReceiverRecord } from './notifications.types.js';
 
 export const NOTIFICATIONS_WRITE = 'base-system.notifications.write';

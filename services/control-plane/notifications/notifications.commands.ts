@@ -12,7 +12,7 @@
 import type { PolicyCreateBody, PolicyPatchBody, ReceiverCreateBody, ReceiverPatchBody } from '../../../schemas/notifications.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { ensureMayManage, policyFor, receiverFor } from './notifications-access.js';
 import type { NotificationsActor, PolicyRecord, ReceiverRecord, ReplayRecord } from './notifications.types.js';
 import { ALL_POLICY_REFS, checkPolicy, patchedPolicy, policyOfBody } from './policy-input.js';

@@ -59,3 +59,9 @@ export class NotificationsSlice implements Slice {
     return [...this.replays.values()].filter((r) => r.receiverId === receiverId).sort((a, b) => a.id - b.id);
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    notifications: NotificationsSlice;
+  }
+}

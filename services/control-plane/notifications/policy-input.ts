@@ -11,7 +11,7 @@
  */
 import { POLICY_DEFAULTS, type PolicyCreateBody, type PolicyPatchBody } from '../../../schemas/notifications.schema.js';
 import { type FieldError, failFields } from '../../../schemas/errors.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { workGroupMayRead } from './notifications-access.js';
 import type { PolicyRecord } from './notifications.types.js';
 

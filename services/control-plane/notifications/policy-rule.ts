@@ -4,7 +4,7 @@
  * disabled policies and receivers are its to skip.
  */
 import type { CmdbView, PolicyRule } from '../../../pipelines/notifications/policy-match.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { workGroupMayRead } from './notifications-access.js';
 import type { PolicyRecord } from './notifications.types.js';
 

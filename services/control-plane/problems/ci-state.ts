@@ -9,7 +9,7 @@
  *   following influence links (acyclic, DESIGN §4a).
  */
 import { modesCovering } from '../maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { type KeySummaryRecord, pendingCloseKey } from './problems.types.js';
 
 export interface CiStateView {

@@ -56,3 +56,9 @@ export class ProblemSummarySlice implements Slice {
     for (const listener of this.closeListeners) listener(value);
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    problems: ProblemSummarySlice;
+  }
+}

@@ -5,7 +5,7 @@
  * and remove the record when done, so a close survives any restart in between.
  */
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import { type KeySummaryRecord, type PendingCloseRecord, pendingCloseKey } from './problems.types.js';
 
 function closesOf(model: PlatformModel, summaries: Iterable<KeySummaryRecord>, at: number): JournalChange[] {

@@ -3,7 +3,7 @@
  * a user reads the templates they own and those owned by a workgroup they are a member of. The
  * platform right `base-system.sla.read` is checked by the route before this.
  */
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 import type { SlaTemplateRecord } from './sla-templates.slice.js';
 
 export interface SlaReader {

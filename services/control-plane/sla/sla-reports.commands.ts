@@ -8,7 +8,7 @@ import { publicTemplate } from '../../../schemas/sla-template.schema.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';
 import { fail, failFields } from '../../../schemas/errors.js';
 import { parseDateTime } from '../maintenance/maintenance-input.js';
-import type { PlatformCommand } from '../slices.js';
+import type { PlatformCommand } from '../model.js';
 import { canReadTemplate, type SlaReader } from './sla-access.js';
 import type { SlaReportRecord } from './sla-reports.slice.js';
 import { REPORT_RECORD_KEEP_MS } from './sla-reports.types.js';

@@ -32,3 +32,9 @@ export class SlaReportsSlice implements Slice {
     return [...this.reports.values()].filter((r) => r.status === 'Pending');
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    slaReports: SlaReportsSlice;
+  }
+}

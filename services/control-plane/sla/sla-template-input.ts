@@ -12,7 +12,7 @@ import type {
   SlaTemplatePatchBody,
 } from '../../../schemas/sla-template.schema.js';
 import { type FieldError, failFields } from '../../../schemas/errors.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 
 /** A whole template before checks: a create body, or a stored template with a patch applied. */
 export type SlaTemplateDraft = SlaTemplateCreateBody;

@@ -5,7 +5,7 @@
  */
 import type { SlaTemplateCreateBody, SlaTemplatePatchBody } from '../../../schemas/sla-template.schema.js';
 import { fail } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import { ALL_REFS, checkTemplate, patchedDraft } from './sla-template-input.js';
 import type { SlaTemplateRecord } from './sla-templates.slice.js';
 

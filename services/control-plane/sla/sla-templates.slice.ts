@@ -45,3 +45,9 @@ export class SlaTemplatesSlice implements Slice {
     return undefined;
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    slaTemplates: SlaTemplatesSlice;
+  }
+}

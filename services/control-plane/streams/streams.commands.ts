@@ -3,7 +3,7 @@ import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.
 import { isTimeZone } from '../../../pipelines/time/time-zone.js';
 import type { StreamConfigModel, StreamCreateBody, StreamPatchBody } from '../../../schemas/stream.schema.js';
 import { fail, failFields } from '../../../schemas/errors.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import type { StreamRecord } from './streams.slice.js';
 
 export type StreamStatus = StreamRecord['status'];

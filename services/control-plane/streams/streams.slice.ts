@@ -24,3 +24,9 @@ export class StreamsSlice implements Slice {
     return this.byKey.get(key);
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    streams: StreamsSlice;
+  }
+}

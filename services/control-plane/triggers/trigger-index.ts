@@ -4,7 +4,7 @@
  */
 import { type CiLookup, type CompiledTrigger, compileTrigger } from '../../../pipelines/problems/trigger-match.js';
 import type { TriggerModel } from '../../../schemas/trigger.schema.js';
-import type { PlatformModel } from '../slices.js';
+import type { PlatformModel } from '../model.js';
 
 export interface TriggerIndex {
   forStream(streamId: number): CompiledTrigger[];

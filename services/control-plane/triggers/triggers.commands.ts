@@ -8,7 +8,7 @@ import { compileLinearPattern } from '../../../pipelines/records/linear-pattern.
 import type { TriggerCreateBody, TriggerPatchBody } from '../../../schemas/trigger.schema.js';
 import { type FieldError, fail, failFields } from '../../../schemas/errors.js';
 import { closeProblemsOfTrigger } from '../problems/problems.commands.js';
-import type { PlatformCommand, PlatformModel } from '../slices.js';
+import type { PlatformCommand, PlatformModel } from '../model.js';
 import type { TriggerRecord } from './triggers.slice.js';
 
 /** The fields a client sets; the rest (id, dates) belong to the platform. */

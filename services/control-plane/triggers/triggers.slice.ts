@@ -39,3 +39,9 @@ export class TriggersSlice implements Slice {
     else this.byStream.set(streamId, Object.freeze(kept));
   }
 }
+
+declare module '../model.js' {
+  interface PlatformSlices {
+    triggers: TriggersSlice;
+  }
+}

@@ -6,7 +6,7 @@
  * their copies one.
  */
 import type { KeyClose } from '../../../pipelines/problems/hit-envelope.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { HitsPublisher } from './hits-publisher.js';
 

@@ -4,7 +4,7 @@ import { type KeyState, spansToWrite } from '../../../pipelines/problems/key-sta
 import { deletedProblemRow, type ProblemRow, problemRow, type RowContext } from '../../../pipelines/problems/problem-row.js';
 import type { ProblemSpan } from '../../../pipelines/problems/problem-timeline.js';
 import { maintenanceIntervals } from '../../control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 
 /**
  * `version`: the key's version in the keyed store; `spans`: the problems to write (by default all

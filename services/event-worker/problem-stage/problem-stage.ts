@@ -33,7 +33,7 @@ import type { ProblemRow } from '../../../pipelines/problems/problem-row.js';
 import { DEFAULT_LIMITS, type Hit, type ProblemSpan, problemId, problemsOf, type TimelineLimits } from '../../../pipelines/problems/problem-timeline.js';
 import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import { type KeySummaryRecord, pendingCloseKey, summaryKey } from '../../control-plane/problems/problems.types.js';
-import type { PlatformModel } from '../../control-plane/slices.js';
+import type { PlatformModel } from '../../control-plane/model.js';
 import type { PlatformContext } from '../../part.js';
 import type { BusConsumer, BusMessage, ConsumerSpec } from '../../runtime/adapters/bus/bus.port.js';
 import type { JournalChange } from '../../runtime/adapters/journal/journal.port.js';

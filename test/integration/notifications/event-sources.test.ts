@@ -11,7 +11,7 @@ import t from 'tap';
 import { maintenanceTransitions, type MaintenanceSeen } from '../../../pipelines/notifications/maintenance-transitions.js';
 import { burnTransitions } from '../../../pipelines/notifications/sla-burn.js';
 import { modesCovering } from '../../../services/control-plane/maintenance/maintenance-coverage.js';
-import type { PlatformModel } from '../../../services/control-plane/slices.js';
+import type { PlatformModel } from '../../../services/control-plane/model.js';
 import { activeWindows } from '../../../services/notifications/maintenance-source.js';
 import { type BurnSource, createBurnSource } from '../../../services/notifications/sla-burn-source.js';
 import { isProblem } from '../cmdb/cmdb-kit.js';

@@ -8,7 +8,8 @@ import t from 'tap';
 import { applyToKey, type KeyInput, type KeyState, spansToWrite, type TriggerFacts } from '../../../../pipelines/problems/key-state.js';
 import { type ProblemAction, type ProblemActionKind, REMEMBERED_ACTIONS } from '../../../../pipelines/problems/problem-actions.js';
 import { type Hit, problemId, type TimelineLimits } from '../../../../pipelines/problems/problem-timeline.js';
-import { createControlModel, type PlatformModel } from '../../../../services/control-plane/slices.js';
+import { createControlModel } from '../../../../services/control-plane/slices.js';
+import type { PlatformModel } from '../../../../services/control-plane/model.js';
 import { rowsOfKey } from '../../../../services/event-worker/problem-stage/key-rows.js';
 import { ciRecord, triggerRecord } from '../../../support/model-fixture.js';
 

@@ -8,7 +8,8 @@ import type { InfluenceFacts } from '../../../../../pipelines/problems/key-state
 import { ciHealth, ciState, directHealth } from '../../../../../services/control-plane/problems/ci-state.js';
 import { closeProblemsOfCi, closeProblemsOfTrigger } from '../../../../../services/control-plane/problems/problems.commands.js';
 import type { KeySummaryRecord, PendingCloseRecord } from '../../../../../services/control-plane/problems/problems.types.js';
-import { createControlModel, type PlatformModel } from '../../../../../services/control-plane/slices.js';
+import { createControlModel } from '../../../../../services/control-plane/slices.js';
+import type { PlatformModel } from '../../../../../services/control-plane/model.js';
 import { closesDue } from '../../../../../services/event-worker/problem-stage/close-sweep.js';
 import type { JournalChange } from '../../../../../services/runtime/adapters/journal/journal.port.js';
 import { ciRecord, modeRecord, triggerRecord } from '../../../../support/model-fixture.js';

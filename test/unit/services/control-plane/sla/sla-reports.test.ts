@@ -2,8 +2,9 @@
 import t from 'tap';
 import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, orderReport, requeueReport } from '../../../../../services/control-plane/sla/sla-reports.commands.js';
 import type { SlaTemplateRecord } from '../../../../../services/control-plane/sla/sla-templates.slice.js';
-import type { PlatformCommand } from '../../../../../services/control-plane/slices.js';
-import { createControlModel, type PlatformModel } from '../../../../../services/control-plane/slices.js';
+import type { PlatformCommand } from '../../../../../services/control-plane/model.js';
+import { createControlModel } from '../../../../../services/control-plane/slices.js';
+import type { PlatformModel } from '../../../../../services/control-plane/model.js';
 
 const T0 = Date.parse('2026-03-10T12:00:00.000Z');
 const ID = '6f1c2b8e-3d4a-4b5c-9d6e-7f8a9b0c1d2e';

@@ -4,7 +4,8 @@ import { publicTemplate } from '../../../../../schemas/sla-template.schema.js';
 import { canReadTemplate, templatesReadableBy } from '../../../../../services/control-plane/sla/sla-access.js';
 import { isLocalDate, localMinutes } from '../../../../../services/control-plane/sla/sla-template-input.js';
 import type { SlaTemplateRecord } from '../../../../../services/control-plane/sla/sla-templates.slice.js';
-import { createControlModel, type PlatformModel } from '../../../../../services/control-plane/slices.js';
+import { createControlModel } from '../../../../../services/control-plane/slices.js';
+import type { PlatformModel } from '../../../../../services/control-plane/model.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const common = { description: '', period: 'ThisMonth' as const, timeZone: 'UTC', createdAt: at, updatedAt: at };

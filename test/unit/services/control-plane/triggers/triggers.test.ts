@@ -1,7 +1,8 @@
 /** The triggers slice and its commands, on an in-memory model (no journal). */
 import t, { type Test } from 'tap';
 import type { TriggerCreateBody } from '../../../../../schemas/trigger.schema.js';
-import { createControlModel, type PlatformCommand, type PlatformModel } from '../../../../../services/control-plane/slices.js';
+import { createControlModel } from '../../../../../services/control-plane/slices.js';
+import type { PlatformCommand, PlatformModel } from '../../../../../services/control-plane/model.js';
 import { createTrigger, deleteTrigger, patchTrigger } from '../../../../../services/control-plane/triggers/triggers.commands.js';
 import { AppError } from '../../../../../schemas/errors.js';
 
