@@ -124,6 +124,16 @@ t.test('the runtime and the control plane import no part and not the composition
   );
 });
 
+t.test('inside the control plane nothing imports slices.ts, which builds the model from every slice (commands name it through model.ts)', async (t) => {
+  t.same(
+    crossings(
+      (f) => under(f, 'services/control-plane'),
+      (target) => target === 'services/control-plane/slices.ts',
+    ),
+    [],
+  );
+});
+
 t.test('a part imports no other part (a process entry, main.ts, names the parts it runs)', async (t) => {
   const found: string[] = [];
   for (const part of PARTS)
