@@ -70,8 +70,7 @@ export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 
 /** The message of `code` with its `{name}`s filled. */
 export function messageOf(code: ErrorCode, params: object = {}): string {
-  const values: ReadonlyMap<string, unknown> = new Map(Object.entries(params));
-  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (_, name: string) => String(values.get(name) ?? `{${name}}`));
+  return ERROR_CATALOGUE[code].message.replace(/\{(\w+)\}/g, (_, name: string) => String(Reflect.get(params, name) ?? `{${name}}`));
 }
 
 /** The error of `code` (throw it): `fail('ci.not_found', { what: 'CI', id })`. */

@@ -40,6 +40,10 @@ function payloadField(payload: string): string {
 export const retentionField = (days: number | undefined): string => (days === undefined ? '' : `,"retention_days":${days}`);
 
 const [ID, STREAM_ID, TS] = EVENT_ROW_HEAD;
+// The head's field names joined into the text around them once, not on every row.
+const OPEN_ID = `{"${ID}":"`;
+const THEN_STREAM_ID = `","${STREAM_ID}":`;
+const THEN_TS = `,"${TS}":"`;
 
 /**
  * One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form; `payload` is JSON
@@ -57,7 +61,7 @@ export function eventRowLine(
   retention = '',
 ): string {
   return (
-    `{"${ID}":"${prefix}${index.toString(16).padStart(8, '0')}","${STREAM_ID}":${streamId},"${TS}":"${ts}","received_at":"${receivedAt}",` +
+    `${OPEN_ID}${prefix}${index.toString(16).padStart(8, '0')}${THEN_STREAM_ID}${streamId}${THEN_TS}${ts}","received_at":"${receivedAt}",` +
     `"route":${routeJson},"labels":${labelsJson}${retention},"payload":${payloadField(payload)}}`
   );
 }
