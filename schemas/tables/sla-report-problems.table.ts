@@ -1,7 +1,8 @@
 /**
- * The `sla_report_problems` table (0003_sla_reports.sql): the problems a report counted, copied
- * from `problems` when it was calculated (services/sla-worker/calculate-report.ts) and read back
- * for its export and timelines (services/api/sla/report-results.ts). Kept a day (TTL).
+ * The `sla_report_problems` table (0003_sla_reports.sql, 0010_report_ids_low_cardinality.sql): the
+ * problems a report counted, copied from `problems` when it was calculated
+ * (services/sla-worker/calculate-report.ts) and read back for its export and timelines
+ * (services/api/sla/report-results.ts). Kept a day (TTL).
  */
 import { PROBLEMS, type ProblemColumn } from './problems.table.js';
 import { asText, type ColumnOf, epochMs, type RowOf, selectList, table } from './table.js';
@@ -10,7 +11,7 @@ import { asText, type ColumnOf, epochMs, type RowOf, selectList, table } from '.
 const { id, trigger_id, trigger_name, ci_id, date_start, date_end, priority, tags, incidents, influence_value, influence_max, with_maintenance } = PROBLEMS.types;
 
 export const SLA_REPORT_PROBLEMS = table('sla_report_problems', {
-  report_id: 'String',
+  report_id: 'LowCardinality(String)',
   id,
   trigger_id,
   trigger_name,
