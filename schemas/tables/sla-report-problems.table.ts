@@ -1,8 +1,8 @@
 /**
- * The `sla_report_problems` table (0003_sla_reports.sql, 0010_report_ids_low_cardinality.sql): the
- * problems a report counted, copied from `problems` when it was calculated
- * (services/sla-worker/calculate-report.ts) and read back for its export and timelines
- * (services/api/sla/report-results.ts). Kept a day (TTL).
+ * The `sla_report_problem_copies` table (0010_report_copies_by_report.sql): the problems a report
+ * counted, copied from `problems` when it was calculated (services/sla-worker/calculate-report.ts)
+ * and read back for its export and timelines (services/api/sla/report-results.ts). One partition
+ * per report, never merged, dropped whole (DROP_REPORT_PROBLEMS); kept a day (TTL).
  */
 import { PROBLEMS, type ProblemColumn } from './problems.table.js';
 import { asText, type ColumnOf, epochMs, type RowOf, selectList, table } from './table.js';
@@ -10,7 +10,7 @@ import { asText, type ColumnOf, epochMs, type RowOf, selectList, table } from '.
 /** The copied columns take their types from `problems` (a copy is the same data). */
 const { id, trigger_id, trigger_name, ci_id, date_start, date_end, priority, tags, incidents, influence_value, influence_max, with_maintenance } = PROBLEMS.types;
 
-export const SLA_REPORT_PROBLEMS = table('sla_report_problems', {
+export const SLA_REPORT_PROBLEMS = table('sla_report_problem_copies', {
   report_id: 'LowCardinality(String)',
   id,
   trigger_id,
@@ -26,6 +26,9 @@ export const SLA_REPORT_PROBLEMS = table('sla_report_problems', {
   with_maintenance,
   created_at: "DateTime64(3, 'UTC')",
 });
+
+/** Removes one report's rows (the parameter `report`): its partition, dropped whole, no mutation. */
+export const DROP_REPORT_PROBLEMS = `ALTER TABLE ${SLA_REPORT_PROBLEMS.name} DROP PARTITION {report:String}`;
 
 export type SlaReportProblemRow = RowOf<typeof SLA_REPORT_PROBLEMS>;
 type SlaReportProblemColumn = ColumnOf<typeof SLA_REPORT_PROBLEMS>;

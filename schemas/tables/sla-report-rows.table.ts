@@ -1,12 +1,13 @@
 /**
- * The `sla_report_rows` table (0003_sla_reports.sql, 0010_report_ids_low_cardinality.sql): the
- * rows a report's export shows (CI or template rows, as JSON), stored by the SLA worker
+ * The `sla_report_result_rows` table (0010_report_copies_by_report.sql): the rows a report's export
+ * shows (CI or template rows, as JSON), stored by the SLA worker
  * (services/sla-worker/calculate-report.ts) and read in order by the export
- * (services/api/sla/report-results.ts). Kept a day (TTL).
+ * (services/api/sla/report-results.ts). One partition per report, never merged, dropped whole
+ * (DROP_REPORT_ROWS); kept a day (TTL).
  */
 import { type RowOf, table } from './table.js';
 
-export const SLA_REPORT_ROWS = table('sla_report_rows', {
+export const SLA_REPORT_ROWS = table('sla_report_result_rows', {
   report_id: 'LowCardinality(String)',
   /** `configItems` or `templates`. */
   kind: 'LowCardinality(String)',
@@ -15,5 +16,8 @@ export const SLA_REPORT_ROWS = table('sla_report_rows', {
   row: 'String',
   created_at: "DateTime64(3, 'UTC')",
 });
+
+/** Removes one report's rows (the parameter `report`): its partition, dropped whole, no mutation. */
+export const DROP_REPORT_ROWS = `ALTER TABLE ${SLA_REPORT_ROWS.name} DROP PARTITION {report:String}`;
 
 export type SlaReportRow = RowOf<typeof SLA_REPORT_ROWS>;

@@ -11,6 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { CiFiguresOutcome } from '../../pipelines/sla/single-template.js';
+import { DROP_REPORT_PROBLEMS } from '../../schemas/tables/sla-report-problems.table.js';
+import { DROP_REPORT_ROWS } from '../../schemas/tables/sla-report-rows.table.js';
 import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
 import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
 import type { Part, PlatformContext } from '../part.js';
@@ -171,9 +173,11 @@ async function purge(ctx: PlatformContext, purged: Set<string>): Promise<void> {
     .filter((r) => !purged.has(r.id) && Date.parse(r.createdAt) + REPORT_RETENTION_MS <= ctx.now())
     .map((r) => r.id);
   if (expired.length > 0) {
-    await ctx.engines.analytics.command('DELETE FROM sla_report_rows WHERE report_id IN {ids:Array(String)}', { ids: expired });
-    await ctx.engines.analytics.command('DELETE FROM sla_report_problems WHERE report_id IN {ids:Array(String)}', { ids: expired });
-    for (const id of expired) purged.add(id);
+    for (const id of expired) {
+      await ctx.engines.analytics.command(DROP_REPORT_ROWS, { report: id });
+      await ctx.engines.analytics.command(DROP_REPORT_PROBLEMS, { report: id });
+      purged.add(id);
+    }
   }
   await ctx.controlPlane.execute(forgetOldReports(ctx.now()));
 }

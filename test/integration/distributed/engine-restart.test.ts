@@ -217,6 +217,6 @@ if (skip) {
     t.equal(rows.body.length, 1, 'one CI row');
     t.match(rows.body[0], { configItem: { id: ci.id }, problem2EventsCount: 1, maxDowntime: 2 * 3600 });
     t.equal(rows.body[0].problemTime.value, 0.3 * 2 * H, '2 h of a 30 % problem');
-    t.equal(await count('SELECT count() AS n FROM sla_report_rows WHERE report_id = {r:String}', { r: id }), 1, 'its row stored once (no FINAL)');
+    t.equal(await count('SELECT count() AS n FROM sla_report_result_rows WHERE report_id = {r:String}', { r: id }), 1, 'its row stored once (no FINAL)');
   });
 }

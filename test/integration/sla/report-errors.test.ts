@@ -57,7 +57,7 @@ async function okReport(template = mine, token?: string): Promise<string> {
   return id;
 }
 
-const rowCount = async (table: 'sla_report_rows' | 'sla_report_problems', reportId: string): Promise<number> => {
+const rowCount = async (table: 'sla_report_result_rows' | 'sla_report_problem_copies', reportId: string): Promise<number> => {
   const [row] = await k.p.platform.engines.analytics.query<{ n: string }>(`SELECT count() AS n FROM ${table} WHERE report_id = {id:String}`, { id: reportId });
   return Number(row?.n);
 };
@@ -214,20 +214,20 @@ t.test('export: 410 once a day has passed since the report was created', async (
 
 t.test('the results are gone from storage after the day (the SLA worker purges at start)', async (t) => {
   const old = await okReport();
-  t.ok((await rowCount('sla_report_rows', old)) > 0, 'CI rows stored');
-  t.ok((await rowCount('sla_report_problems', old)) > 0, 'the counted problems stored');
+  t.ok((await rowCount('sla_report_result_rows', old)) > 0, 'CI rows stored');
+  t.ok((await rowCount('sla_report_problem_copies', old)) > 0, 'the counted problems stored');
   k.clock += DAY + 1;
   const fresh = await okReport();
   await k.restart();
 
-  t.equal(await rowCount('sla_report_rows', old), 0, 'no result rows of the old report');
-  t.equal(await rowCount('sla_report_problems', old), 0, 'no problems of the old report');
+  t.equal(await rowCount('sla_report_result_rows', old), 0, 'no result rows of the old report');
+  t.equal(await rowCount('sla_report_problem_copies', old), 0, 'no problems of the old report');
   isProblem(t, await k.exportOf(old, '?format=json&exportType=configItems'), 410, 'gone');
   const report = await k.api('GET', `${SLA}/ordered/${old}`);
   t.equal(report.status, 200);
   t.equal(report.body.status, 'Ok', 'the record stays, so the export answers 410, not 404');
 
-  t.ok((await rowCount('sla_report_rows', fresh)) > 0, 'a report of the last day keeps its rows');
+  t.ok((await rowCount('sla_report_result_rows', fresh)) > 0, 'a report of the last day keeps its rows');
   const kept = await k.exportOf(fresh, '?format=json&exportType=configItems');
   t.equal(kept.status, 200);
   t.equal(kept.body.length, 1);
