@@ -8,7 +8,10 @@
  * max, 1 % still open). Per scale, the whole platform runs in this process on its embedded
  * engines (chDB, LMDB, in-process bus) in a temporary directory, seeded once: the CIs in
  * control-plane commits of 10 000, the problems inserted into the problems table, and a template
- * listing every CI with a Mon–Fri 09:00–18:00 Europe/Berlin calendar and a 99.9 target.
+ * listing every CI with a Mon–Fri 09:00–18:00 Europe/Berlin calendar and a 99.9 target. The
+ * seeding's 100 inserts leave parts that ClickHouse merges for a while after: the timing waits
+ * until no merge of `problems` has run for 3 s (the result says how long that took), as a store
+ * filled over 30 days would be.
  * - Reports: per thread count (the platform restarted with OPS_SLA_THREADS), three reports of the
  *   30 days are ordered one after the other over HTTP and polled to `Ok`; the table shows the
  *   medians. The 1-thread run is the baseline of the 2-thread ratio. The phase columns are the SLA
@@ -202,6 +205,22 @@ async function timeToOk(base: string, templateId: number): Promise<{ seconds: nu
   }
 }
 
+/**
+ * Waits until ClickHouse has merged the parts the seeding wrote (100 inserts in a minute or two)
+ * and no merge of `problems` has run for 3 s: a store filled over 30 days is not 100 fresh parts,
+ * and their merges would run beside the first reports timed.
+ */
+async function mergesSettled(platform: Platform): Promise<{ seconds: number; parts: number }> {
+  const started = performance.now();
+  const count = async (sql: string): Promise<number> => Number((await platform.engines.analytics.query<{ n: string }>(sql))[0]?.n);
+  for (let quiet = 0; quiet < 3;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    quiet = (await count("SELECT count() AS n FROM system.merges WHERE database = currentDatabase() AND table = 'problems'")) === 0 ? quiet + 1 : 0;
+  }
+  const parts = await count("SELECT count() AS n FROM system.parts WHERE database = currentDatabase() AND table = 'problems' AND active");
+  return { seconds: (performance.now() - started) / 1000, parts };
+}
+
 async function timeExport(base: string, id: string, query: string): Promise<{ seconds: number; bytes: number }> {
   const started = performance.now();
   const answer = await fetch(`${base}/api/public/sm/v1/sla/ordered/${id}/export${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -226,6 +245,8 @@ async function latencies(base: string, count: number, cis: number, path: (id: nu
 }
 
 const load = loadavg();
+/** What mergesSettled found, per scale, for the result's notes. */
+const settleNotes: string[] = [];
 const rows: string[][] = [];
 const liveRows: string[][] = [];
 let exportLines: string[] = [];
@@ -237,6 +258,9 @@ for (const scaleName of SCALE_NAMES) {
     const seeding = performance.now();
     const templateId = await seed(running.platform, running.base, ciCount, perCi);
     console.log(`${scaleName}: seeded ${ciCount} CIs and ${ciCount * perCi} problems in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+    const settled = await mergesSettled(running.platform);
+    settleNotes.push(`${scaleName}: the seeding's merges of \`problems\` ended ${settled.seconds.toFixed(1)} s after it, ${settled.parts} parts left`);
+    console.log(settleNotes.at(-1));
     const okSeconds = new Map<number, number>();
     let lastReport = '';
     for (const threads of [1, 2]) {
@@ -322,6 +346,8 @@ const text = [
   '# SLA report benchmark',
   '',
   `Scales ${SCALE_NAMES.join(', ')}: 100 problems per CI over the 30 days before the run; Single template with a Mon–Fri 09:00–18:00 Europe/Berlin calendar; embedded engines; POST ordered → GET until Ok, over HTTP; data on disk (${tmpdir()}).`,
+  '',
+  ...settleNotes.map((note) => `- ${note} (the reports are timed after that).`),
   '',
   ...table,
   '',
