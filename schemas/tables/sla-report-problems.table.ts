@@ -30,6 +30,9 @@ export const SLA_REPORT_PROBLEMS = table('sla_report_problem_copies', {
 /** Removes one report's rows (the parameter `report`): its partition, dropped whole, no mutation. */
 export const DROP_REPORT_PROBLEMS = `ALTER TABLE ${SLA_REPORT_PROBLEMS.name} DROP PARTITION {report:String}`;
 
+/** The reports with rows here (column `report_id`): the table's partitions, read from the parts' list, not from the rows. */
+export const REPORTS_IN_PROBLEMS = `SELECT DISTINCT partition AS report_id FROM system.parts WHERE database = currentDatabase() AND table = '${SLA_REPORT_PROBLEMS.name}' AND active`;
+
 export type SlaReportProblemRow = RowOf<typeof SLA_REPORT_PROBLEMS>;
 type SlaReportProblemColumn = ColumnOf<typeof SLA_REPORT_PROBLEMS>;
 

@@ -20,4 +20,7 @@ export const SLA_REPORT_ROWS = table('sla_report_result_rows', {
 /** Removes one report's rows (the parameter `report`): its partition, dropped whole, no mutation. */
 export const DROP_REPORT_ROWS = `ALTER TABLE ${SLA_REPORT_ROWS.name} DROP PARTITION {report:String}`;
 
+/** The reports with rows here (column `report_id`): the table's partitions, read from the parts' list, not from the rows. */
+export const REPORTS_IN_ROWS = `SELECT DISTINCT partition AS report_id FROM system.parts WHERE database = currentDatabase() AND table = '${SLA_REPORT_ROWS.name}' AND active`;
+
 export type SlaReportRow = RowOf<typeof SLA_REPORT_ROWS>;

@@ -11,8 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { Piscina } from 'piscina';
 import type { CiFiguresOutcome } from '../../pipelines/sla/single-template.js';
-import { DROP_REPORT_PROBLEMS } from '../../schemas/tables/sla-report-problems.table.js';
-import { DROP_REPORT_ROWS } from '../../schemas/tables/sla-report-rows.table.js';
+import { DROP_REPORT_PROBLEMS, REPORTS_IN_PROBLEMS } from '../../schemas/tables/sla-report-problems.table.js';
+import { DROP_REPORT_ROWS, REPORTS_IN_ROWS } from '../../schemas/tables/sla-report-rows.table.js';
 import { finishReport, forgetOldReports, heartbeatReport, lastSignOfLife, requeueReport } from '../control-plane/sla/sla-reports.commands.js';
 import { REPORT_RETENTION_MS } from '../control-plane/sla/sla-reports.types.js';
 import type { Part, PlatformContext } from '../part.js';
@@ -173,11 +173,16 @@ async function purge(ctx: PlatformContext, purged: Set<string>): Promise<void> {
     .filter((r) => !purged.has(r.id) && Date.parse(r.createdAt) + REPORT_RETENTION_MS <= ctx.now())
     .map((r) => r.id);
   if (expired.length > 0) {
-    for (const id of expired) {
-      await ctx.engines.analytics.command(DROP_REPORT_ROWS, { report: id });
-      await ctx.engines.analytics.command(DROP_REPORT_PROBLEMS, { report: id });
-      purged.add(id);
+    // Only the partitions there are: at a start every report of the last 30 days is past its day.
+    const { analytics } = ctx.engines;
+    for (const [reportsIn, drop] of [
+      [REPORTS_IN_ROWS, DROP_REPORT_ROWS],
+      [REPORTS_IN_PROBLEMS, DROP_REPORT_PROBLEMS],
+    ] as const) {
+      const stored = new Set((await analytics.query<{ report_id: string }>(reportsIn)).map((row) => row.report_id));
+      for (const id of expired) if (stored.has(id)) await analytics.command(drop, { report: id });
     }
+    for (const id of expired) purged.add(id);
   }
   await ctx.controlPlane.execute(forgetOldReports(ctx.now()));
 }

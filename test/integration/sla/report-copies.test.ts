@@ -8,8 +8,8 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { DROP_REPORT_PROBLEMS, SLA_REPORT_PROBLEMS, type SlaReportProblemRow } from '../../../schemas/tables/sla-report-problems.table.js';
-import { DROP_REPORT_ROWS, SLA_REPORT_ROWS, type SlaReportRow } from '../../../schemas/tables/sla-report-rows.table.js';
+import { DROP_REPORT_PROBLEMS, REPORTS_IN_PROBLEMS, SLA_REPORT_PROBLEMS, type SlaReportProblemRow } from '../../../schemas/tables/sla-report-problems.table.js';
+import { DROP_REPORT_ROWS, REPORTS_IN_ROWS, SLA_REPORT_ROWS, type SlaReportRow } from '../../../schemas/tables/sla-report-rows.table.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
 import { createChdbStore } from '../../../services/runtime/adapters/analytics/chdb.adapter.js';
 import { runMigrations } from '../../../services/runtime/adapters/analytics/migrations.js';
@@ -76,12 +76,16 @@ t.test('reports calculated before the copies moved to partitions keep their prob
   t.same((await runMigrations(store, { logger: silentLogger() })).applied, [], 'applied once');
 });
 
+const reportsIn = async (store: AnalyticsStore, sql: string): Promise<string[]> => (await store.query<{ report_id: string }>(sql)).map((r) => r.report_id).sort();
+
 t.test("dropping a report's rows takes its partition and leaves the other reports'", async (t) => {
   const store = await openStore('drop');
   t.teardown(() => store.close());
   await runMigrations(store, { logger: silentLogger() });
   await store.insert(SLA_REPORT_PROBLEMS.name, [problemRow(REPORT_A, 1), problemRow(REPORT_B, 2)]);
   await store.insert(SLA_REPORT_ROWS.name, [resultRow(REPORT_A, 0), resultRow(REPORT_B, 0)]);
+  t.same(await reportsIn(store, REPORTS_IN_PROBLEMS), [REPORT_A, REPORT_B], 'the reports with a copy, from the partitions');
+  t.same(await reportsIn(store, REPORTS_IN_ROWS), [REPORT_A, REPORT_B], 'the reports with rows, from the partitions');
 
   await store.command(DROP_REPORT_PROBLEMS, { report: REPORT_A });
   await store.command(DROP_REPORT_ROWS, { report: REPORT_A });
@@ -89,6 +93,8 @@ t.test("dropping a report's rows takes its partition and leaves the other report
   t.equal(await physical(store, SLA_REPORT_ROWS.name, REPORT_A), 0, 'no row of A left on disk');
   t.equal(await physical(store, SLA_REPORT_PROBLEMS.name, REPORT_B), 1, "B's problem kept");
   t.equal(await physical(store, SLA_REPORT_ROWS.name, REPORT_B), 1, "B's row kept");
+  t.same(await reportsIn(store, REPORTS_IN_PROBLEMS), [REPORT_B], 'A no longer listed with a copy');
+  t.same(await reportsIn(store, REPORTS_IN_ROWS), [REPORT_B], 'A no longer listed with rows');
   await store.command(DROP_REPORT_ROWS, { report: REPORT_A });
   t.pass('a report with nothing stored drops without an error (a first run, or a second purge)');
 });
