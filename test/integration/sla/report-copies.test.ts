@@ -8,6 +8,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
 import { DROP_REPORT_PROBLEMS, REPORTS_IN_PROBLEMS, SLA_REPORT_PROBLEMS, type SlaReportProblemRow } from '../../../schemas/tables/sla-report-problems.table.js';
 import { DROP_REPORT_ROWS, REPORTS_IN_ROWS, SLA_REPORT_ROWS, type SlaReportRow } from '../../../schemas/tables/sla-report-rows.table.js';
 import type { AnalyticsStore } from '../../../services/runtime/adapters/analytics/analytics.port.js';
@@ -19,7 +20,8 @@ const migrationsDir = new URL('../../../schemas/migrations/', import.meta.url).p
 const root = mkdtempSync(join(tmpdir(), 'ops-report-copies-'));
 t.teardown(() => rmSync(root, { recursive: true, force: true }));
 
-const CREATED = '2026-11-26 10:00:00.000';
+/** Dated by the real clock, as the worker dates rows: the tables' TTL runs on it and drops older ones at insert. */
+const CREATED = clickhouseDateTime(Date.now());
 const REPORT_A = '0b6f4c8e-0000-4000-8000-00000000000a';
 const REPORT_B = '0b6f4c8e-0000-4000-8000-00000000000b';
 

@@ -7,6 +7,9 @@
 
 import ExcelJS from 'exceljs';
 import t from 'tap';
+import { clickhouseDateTime } from '../../../pipelines/records/timestamps.js';
+import { SLA_REPORT_PROBLEMS } from '../../../schemas/tables/sla-report-problems.table.js';
+import { SLA_REPORT_ROWS } from '../../../schemas/tables/sla-report-rows.table.js';
 import { BusUnavailableError } from '../../../services/runtime/adapters/bus/bus.port.js';
 import { keys, type Named } from '../cmdb/cmdb-kit.js';
 import { parseCsv, SLA, SlaKit, SlaWorkerGate } from './sla-kit.js';
@@ -19,6 +22,8 @@ const DAY = 24 * H;
 const day = Date.parse('2026-03-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 const range = { start: iso(day), end: iso(day + DAY) };
+/** A problem an earlier, interrupted attempt of a report copied. */
+const STALE_PROBLEM = '00000000-0000-4000-8000-00000000057a';
 /** Spec 2.15: day.month.year hour:minute. */
 const CSV_DATE = /^\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}$/;
 
@@ -62,6 +67,36 @@ t.test('a worker that dies mid-job leaves the job to be taken again', async (t) 
   t.equal(await hold.reached, id, 'the worker has taken the job');
   t.equal((await k.api('GET', `${SLA}/ordered/${id}`)).body.status, 'Pending');
 
+  // What an earlier attempt would have left had it died after storing: rows and a copied problem
+  // of this report, which the job taken again must not keep beside its own.
+  const analytics = k.p.platform.engines.analytics;
+  // Dated by the real clock, as the worker dates them: the tables' TTL runs on it.
+  const created = clickhouseDateTime(Date.now());
+  await analytics.insert(
+    SLA_REPORT_ROWS.name,
+    [0, 7].map((seq) => ({ report_id: id, kind: 'configItems', seq, row: '{"stale":true}', created_at: created })),
+  );
+  await analytics.insert(SLA_REPORT_PROBLEMS.name, [
+    {
+      report_id: id,
+      id: STALE_PROBLEM,
+      trigger_id: 1,
+      trigger_name: 'stale',
+      ci_id: ci.id,
+      date_start: '2026-03-01 01:00:00.000',
+      date_end: null,
+      priority: 1,
+      tags: '[]',
+      incidents: '[]',
+      influence_value: 100,
+      influence_max: 1,
+      with_maintenance: 0,
+      created_at: created,
+    },
+  ]);
+  const stored = await analytics.query<{ n: string }>(`SELECT count() AS n FROM ${SLA_REPORT_ROWS.name} WHERE report_id = {r:String}`, { r: id });
+  t.equal(Number(stored[0]?.n), 2, 'the earlier attempt’s rows are on disk before the job runs again');
+
   const dying = k.p;
   // The process goes away mid-job: the bus is gone, so the handler gives the job back.
   const busGone = new BusUnavailableError('the bus went away');
@@ -84,6 +119,9 @@ t.test('a worker that dies mid-job leaves the job to be taken again', async (t) 
   t.equal(cis.body[0].okTime.value, DAY);
   t.equal(cis.body[0].configItem.configItemType.userspaceId, 1, "the platform's one userspace, as for workgroups");
   t.equal(cis.body[0].configItem.configItemType.icon, null, 'a type without icon: null (ci-type-icon-export.test.ts shows one with)');
+  const onDisk = async (sql: string): Promise<number> => Number((await k.p.platform.engines.analytics.query<{ n: string }>(sql, { r: id, stale: STALE_PROBLEM }))[0]?.n);
+  t.equal(await onDisk(`SELECT count() AS n FROM ${SLA_REPORT_ROWS.name} WHERE report_id = {r:String}`), 1, 'its one CI row on disk, the earlier attempt’s gone (no FINAL)');
+  t.equal(await onDisk(`SELECT count() AS n FROM ${SLA_REPORT_PROBLEMS.name} WHERE report_id = {r:String} AND id = {stale:UUID}`), 0, 'the earlier attempt’s copied problem gone');
 });
 
 t.test('the range omitted: the template’s period in its time zone', async (t) => {
