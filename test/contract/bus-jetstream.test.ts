@@ -51,6 +51,28 @@ if (skip) {
     );
   });
 
+  t.test('jetstream: a consumer that may not wait is handed the whole backlog of large messages at once', async (t) => {
+    // nats-server 2.9.10 drops a waiting pull that expires while it is still sending, without its
+    // closing 408: a consumer sending such pulls got a few of these messages, then stood still.
+    const { bus } = await open();
+    t.teardown(() => bus.close());
+    const name = `LARGE${Date.now()}`;
+    const subject = `${name.toLowerCase()}.x`;
+    await bus.ensureStream({ name, subjects: [`${name.toLowerCase()}.>`], duplicateWindowMs: 60_000, retention: 'workqueue', maxBytes: 64 * 1024 * 1024 });
+    const count = 30;
+    for (let i = 0; i < count; i++) await bus.publish(subject, encode(String(i % 10).repeat(500_000)), { msgId: `m${i}` });
+    const batches: number[] = [];
+    let done!: () => void;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    bus.consume({ stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 30_000 }, async (batch) => {
+      batches.push(batch.length);
+      for (const m of batch) m.ack();
+      if (batches.reduce((n, b) => n + b, 0) >= count) done();
+    });
+    await all;
+    t.same(batches, [count], 'one batch holds every message that was waiting');
+  });
+
   // Last: it takes the server down.
   t.test('jetstream: publish fails within its timeout while nats-server is down, and all works after a restart', async (t) => {
     const f = await busFixture(t, open);

@@ -10,6 +10,9 @@ import type { BatchHandler, BusMessage, ConsumerSpec } from './bus.port.js';
 /** How long past its expiry a pull's answer may still come before the pull counts as lost. */
 const LOST_AFTER_MS = 1000;
 
+/** The shortest expiry of a pull that waits (the server's answer comes after it). */
+const MIN_EXPIRES_MS = 10;
+
 export interface JetStreamConsumerDeps {
   nc: NatsConnection;
   jsm: JetStreamManager;
@@ -111,17 +114,39 @@ export class JetStreamConsumer {
   }
 
   /**
-   * One pull request: the server hands over up to maxBatch messages and holds the request until
-   * the batch is full or maxWaitMs has passed, then answers 408. The client listens until that
-   * answer. The deprecated js.fetch() stops listening on its own timer, just before the server's
-   * expiry; a message sent into that gap came back with a wrong deliveryCount (1, 2, then 1
-   * again with nats-server 2.9.10), which defeats maxDeliver. consumer.fetch() does wait for
-   * the server, but refuses waits under 1 s.
+   * The next batch. A consumer that may wait (maxWaitMs > 0) sends one pull that gathers up to
+   * maxBatch messages for that long. One that may not (maxWaitMs 0) takes what is there at once
+   * (a no_wait pull); only when nothing is, it waits for the next message (a pull of one, for the
+   * shortest expiry) and adds what came beside it. A pull of several that waits is not used for
+   * it: nats-server (2.9.10, measured) drops such a pull without its closing 408 when the pull
+   * expires while it is still sending (large RECORDS messages), so the client only learned of its
+   * end LOST_AFTER_MS later, and the event worker stood still about 1 s per pull.
    */
-  private fetch(): Promise<Msg[]> {
-    const { nc } = this.deps;
+  private async fetch(): Promise<Msg[]> {
     const batch = Math.max(1, this.spec.maxBatch);
-    const expires = Math.max(10, this.spec.maxWaitMs);
+    if (this.spec.maxWaitMs > 0) {
+      const expires = Math.max(MIN_EXPIRES_MS, this.spec.maxWaitMs);
+      return this.pull({ batch, expires: nanos(expires) }, expires);
+    }
+    const ready = await this.pull({ batch, no_wait: true }, 0);
+    if (ready.length > 0 || this.stopped) return ready;
+    const first = await this.pull({ batch: 1, expires: nanos(MIN_EXPIRES_MS) }, MIN_EXPIRES_MS);
+    if (first.length === 0 || batch === 1 || this.stopped) return first;
+    // The first message is already ours: a failure of this pull leaves it to be handled alone.
+    const beside = await this.pull({ batch: batch - 1, no_wait: true }, 0).catch(() => []);
+    return [...first, ...beside];
+  }
+
+  /**
+   * One pull request: the server hands over up to `request.batch` messages and ends the pull with
+   * a status (404 or 408), unless the batch is full. The client listens until then. The deprecated
+   * js.fetch() stops listening on its own timer, just before the server's expiry; a message sent
+   * into that gap came back with a wrong deliveryCount (1, 2, then 1 again with nats-server
+   * 2.9.10), which defeats maxDeliver. consumer.fetch() does wait for the server, but refuses
+   * waits under 1 s.
+   */
+  private pull(request: { batch: number; expires?: number; no_wait?: boolean }, expiresMs: number): Promise<Msg[]> {
+    const { nc } = this.deps;
     const inbox = createInbox();
     return new Promise<Msg[]>((resolve, reject) => {
       const out: Msg[] = [];
@@ -137,7 +162,7 @@ export class JetStreamConsumer {
           const code = msg.headers?.code ?? 0;
           if (code === 0) {
             out.push(msg);
-            if (out.length >= batch) finish();
+            if (out.length >= request.batch) finish();
           } else if (code === 404 || code === 408) finish();
           else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
         },
@@ -147,11 +172,9 @@ export class JetStreamConsumer {
       // the socket's data is read, and that data may hold a message delivered to this pull:
       // unsubscribed first, it would be lost here and come back only after ackWait (seen in the
       // problems bench: a partition stalled for 30 s). So the timer lets pending input go first.
-      const lost = setTimeout(() => setImmediate(() => finish()), expires + LOST_AFTER_MS);
+      const lost = setTimeout(() => setImmediate(() => finish()), expiresMs + LOST_AFTER_MS);
       try {
-        nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify({ batch, expires: nanos(expires) }), {
-          reply: inbox,
-        });
+        nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify(request), { reply: inbox });
       } catch (err) {
         finish(err instanceof Error ? err : new Error(String(err)));
       }
