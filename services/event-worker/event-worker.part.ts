@@ -19,7 +19,7 @@ import type { Part, PlatformContext } from '../part.js';
 import { startCloseSweep } from './problem-stage/close-sweep.js';
 import { createHitsPublisher, type HitsPublisher, MAX_HITS_MESSAGE_BYTES } from './problem-stage/hits-publisher.js';
 import { startProblemStage } from './problem-stage/problem-stage.js';
-import type { Bus, BusMessage } from '../runtime/adapters/bus/bus.port.js';
+import type { BusMessage } from '../runtime/adapters/bus/bus.port.js';
 import { HITS_STREAM, PROBLEM_CHANGES_FEED, RECORDS_STREAM } from '../runtime/bus-streams.js';
 import { createConsumerEdge, deadLetter, isTransient, ok, type Outcome, outcomeOfError, retry } from '../runtime/consumer-edge.js';
 import { analyticsThroughEngineCalls, engineCall } from '../runtime/engine-call.js';
@@ -42,13 +42,14 @@ export const EVENT_WORKER_CONSUMER = {
 
 /**
  * Batches one worker inserts at once (each its own insert, over its own chDB connection when
- * embedded): while one is being inserted the next is decoded and inserted beside it. Only on the
- * in-process bus, where one worker does all the work (measured there: 1 000-record bodies about
- * 240 000 → 310 000 records/s stored). With JetStream, workers scale out by process; there the
- * overlap made the two-worker problems test slower and more variable (20–28 s in CI runs, once
- * over 100 s, against 9.5–15 s without), so a JetStream worker inserts one batch at a time.
+ * embedded): while one is being inserted the next is decoded and inserted beside it. Measured
+ * in-process, 1 000-record bodies: about 240 000 → 310 000 records/s stored. On JetStream, one
+ * worker storing a backlog alone against the test ClickHouse endpoint (bench/problems.bench.ts):
+ * 0.52 of the endpoint's insert ceiling one batch at a time, 0.75–0.84 with two. (Several workers
+ * sharing two cores with everything else, as distributed/problems-equivalence.test.ts runs them,
+ * take longer with two: 51 s against 41–42 s for that test alone.)
  */
-const storeAhead = (bus: Bus): number => (bus.profile.oneProcess ? 2 : 1);
+const STORE_AHEAD = 2;
 
 /**
  * Message data inserted at once at most (insert-groups.ts). Its rows, about as large again, stay
@@ -291,7 +292,7 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
     }
   }
 
-  const window = createStoreWindow<StoredBatch>(storeAhead(ctx.engines.bus), settle, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
+  const window = createStoreWindow<StoredBatch>(STORE_AHEAD, settle, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
   const handler = async (batch: BusMessage[]): Promise<void> => {
     const started = Date.now();
     let records = 0;
