@@ -58,6 +58,13 @@ const MAX_BODIES = Number(process.env['BENCH_MAX_BODIES'] ?? 3000);
 /** The endpoint ceiling's inserts (support/endpoint-ceiling.ts): rows each, and how long it inserts. */
 const CEILING_ROWS_PER_INSERT = Number(process.env['BENCH_CEILING_ROWS'] ?? 40_000);
 const CEILING_SECONDS = Number(process.env['BENCH_CEILING_SECONDS'] ?? 5);
+/**
+ * The worker alone (JetStream, one worker): bodies sent while it is stopped, which it then stores
+ * with nothing else running. 250 bodies of about 110 kB stay under the stream's pace (32 MiB),
+ * beyond which the ingress would refuse them; the stored rows are read every ALONE_SAMPLE_MS.
+ */
+const ALONE_BODIES = Number(process.env['BENCH_ALONE_BODIES'] ?? 250);
+const ALONE_SAMPLE_MS = 50;
 /** How often the bus backlog is read during a load. */
 const PENDING_SAMPLE_MS = 250;
 /** When set, every platform process's stdout and stderr are appended to files there. */
@@ -123,6 +130,20 @@ interface EndpointCeiling {
   inserts: number;
 }
 const endpointCeilings: EndpointCeiling[] = [];
+/**
+ * Per jetstream-1 run: the worker storing a backlog alone. The rate is over the rows stored after
+ * the first sample that saw any (its start-up and first insert are not timed).
+ */
+interface WorkerAlone {
+  round: number;
+  /** Records acknowledged while the worker was stopped, and bodies refused. */
+  backlog: number;
+  refused: number;
+  rowsPerSec: number;
+  timedRows: number;
+  stored: number;
+}
+const workerAlone: WorkerAlone[] = [];
 const ceilings: WrkResult[] = [];
 let flipShare = 0;
 
@@ -204,7 +225,7 @@ function keepLogs(child: Child, name: string): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function platformRun(mode: Mode, round: number, script: string): Promise<void> {
+async function platformRun(mode: Mode, round: number, script: string, aloneScript: string): Promise<void> {
   const dataDir = tempDir('ops-bench-problems-');
   const distributed: DistributedServers | undefined = mode === 'embedded' ? undefined : await startDistributedServers(DATA_ROOT);
   // Embedded: no server named, whatever this shell's environment says.
@@ -226,20 +247,23 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
       if (answer.error) throw new Error(`platform: ${answer.error}`);
       return answer;
     };
-    for (let k = 0; k < (mode === 'jetstream-2' ? 2 : mode === 'jetstream-1' ? 1 : 0); k++) {
+    /** Starts event worker k (1, 2) in its own process; `waitReady` false: resolves once it is spawned. */
+    const startWorker = async (k: number, ready = true): Promise<{ child: Child; port: number }> => {
       const workerPort = await freePort();
-      const child = startChild(`event-worker-${k + 1}`, 'services/event-worker/main.ts', {
+      const child = startChild(`event-worker-${k}`, 'services/event-worker/main.ts', {
         ...engines,
         OPS_PORT: String(workerPort),
         OPS_HOST: '127.0.0.1',
         OPS_DATA_DIR: tempDir('ops-bench-worker-'),
         LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+        ...(process.env['BENCH_WORKER_NODE_ARGS'] ? { BENCH_NODE_ARGS: process.env['BENCH_WORKER_NODE_ARGS'] } : {}),
       });
-      keepLogs(child, `round-${round}-${mode}-worker-${k + 1}`);
-      await waitReady(workerPort, child);
-      workers.push({ child, port: workerPort });
-    }
-    const metricPorts = mode === 'embedded' ? [port] : [port, ...workers.map((w) => w.port)];
+      keepLogs(child, `round-${round}-${mode}-worker-${k}`);
+      if (ready) await waitReady(workerPort, child);
+      return { child, port: workerPort };
+    };
+    for (let k = 1; k <= (mode === 'jetstream-2' ? 2 : mode === 'jetstream-1' ? 1 : 0); k++) workers.push(await startWorker(k));
+    const metricPorts = (): number[] => [port, ...workers.map((w) => w.port)];
     const streams = await install(port);
     const ids = [streams.plain.id, streams.triggered.id];
     type Count = { rows: Record<string, number>; pending: Record<string, number>; revision: number };
@@ -259,12 +283,44 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
         `round ${round} ${mode}: endpoint ceiling ${int(measured.rows / measured.seconds)} rows/s (${measured.inserts} inserts of ${CEILING_ROWS_PER_INSERT})\n`,
       );
     }
+    if (mode === 'jetstream-1') {
+      // The worker alone: a backlog left on the bus while it was stopped, stored with nothing else running.
+      await workers[0]!.child.stop(20_000);
+      // One connection: a bus message per body, so the worker takes the backlog in several pulls.
+      const fill = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams.plain.key}`, aloneScript, { threads: THREADS, connections: 1, seconds: 60 });
+      const backlog = (fill.requests - fill.status) * CIS;
+      const id = String(streams.plain.id);
+      const base = (await count()).rows[id] ?? 0;
+      workers[0] = await startWorker(1, false);
+      const samples: Array<{ at: number; rows: number }> = [];
+      // Until the backlog is stored and acknowledged (the rows may exceed the records wrk counted:
+      // it stops after its last counted answer, with requests still in flight).
+      for (const deadline = Date.now() + 300_000; Date.now() < deadline;) {
+        const at = await count();
+        const rows = (at.rows[id] ?? 0) - base;
+        samples.push({ at: performance.now(), rows });
+        if (rows >= backlog && (at.pending['RECORDS'] ?? 0) === 0) break;
+        await sleep(ALONE_SAMPLE_MS);
+      }
+      await waitReady(workers[0].port, workers[0].child);
+      const first = samples.find((s) => s.rows > 0);
+      const last = samples[samples.length - 1]!;
+      workerAlone.push({
+        round,
+        backlog,
+        refused: fill.status,
+        rowsPerSec: first && last.rows > first.rows ? (last.rows - first.rows) / ((last.at - first.at) / 1000) : Number.NaN,
+        timedRows: first ? last.rows - first.rows : 0,
+        stored: last.rows,
+      });
+      process.stderr.write(`round ${round} ${mode}: the worker alone stored ${int(workerAlone[workerAlone.length - 1]!.rowsPerSec)} records/s (${last.rows} of ${backlog})\n`);
+    }
 
     const order: Stream[] = round % 2 === 1 ? ['plain', 'triggered'] : ['triggered', 'plain'];
     for (const stream of order) {
       const id = String(streams[stream].id);
       const before = await count();
-      const metricsBefore = await scrape(metricPorts);
+      const metricsBefore = await scrape(metricPorts());
       const start = performance.now();
       const backlog = sampleMax(async () => (await ask<{ pending: Record<string, number> }>({ cmd: 'pending' })).pending['RECORDS'] ?? 0, PENDING_SAMPLE_MS);
       const wrk = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams[stream].key}`, script, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS });
@@ -300,7 +356,7 @@ async function platformRun(mode: Mode, round: number, script: string): Promise<v
         streams: ids,
       });
       const journal = await ask<{ entries: number; changes: number }>({ cmd: 'journal', since: before.revision });
-      const m = await scrape(metricPorts);
+      const m = await scrape(metricPorts());
       const delta = (name: string): number => (m[name] ?? 0) - (metricsBefore[name] ?? 0);
       const rowsBefore = before.rows[id] ?? 0;
       const phase: Phase = {
@@ -369,11 +425,14 @@ async function main(): Promise<void> {
       flipShare = writeWrkScript(script, { ...bodies, maxRequestsPerThread: Math.ceil(MAX_BODIES / THREADS) }).flipShare;
       // The ceiling: the same bodies, for the whole duration.
       writeWrkScript(ceilingScript, bodies);
+      // The worker's backlog (JetStream, one worker): bodies dated before the loads'.
+      const aloneScript = join(scriptDir, `round-${round}-alone.lua`);
+      writeWrkScript(aloneScript, { ...bodies, startSeconds: bodies.startSeconds - 2 * ALONE_BODIES, maxRequestsPerThread: Math.ceil(ALONE_BODIES / THREADS) });
       const bare = startChild('ceiling', 'bench/support/bare-ingest-server.ts');
       const { port } = JSON.parse(await bare.firstLine(10_000)) as { port: number };
       ceilings.push(await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=ceiling`, ceilingScript, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS }));
       await bare.stop();
-      for (const mode of MODES) await platformRun(mode, round, script);
+      for (const mode of MODES) await platformRun(mode, round, script, aloneScript);
       process.stderr.write(`round ${round} done\n`);
     }
   } finally {
@@ -456,18 +515,24 @@ function report(loadAtStart: number[]): void {
     const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
     const triggered = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'triggered');
     const perInsert = plain && plain.insertBatches > 0 ? plain.rows / plain.insertBatches : 0;
-    return `| ${c.round} | ${c.mode} | ${int(c.rowsPerSec)} (${c.inserts} inserts) | ${plain ? int(plain.storedPerSec) : '–'} | ${plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–'} | ${int(perInsert)} | ${plain?.maxPendingRecords ?? '–'} / ${triggered?.maxPendingRecords ?? '–'} |`;
+    const alone = c.mode === 'jetstream-1' ? workerAlone.find((a) => a.round === c.round) : undefined;
+    const aloneCells = alone
+      ? `${int(alone.rowsPerSec)} (${alone.timedRows.toLocaleString('en-US')} of ${alone.backlog.toLocaleString('en-US')} timed${alone.refused > 0 ? `, ${alone.refused} bodies refused` : ''}) | ${ratio(alone.rowsPerSec, c.rowsPerSec)}`
+      : '– | –';
+    return `| ${c.round} | ${c.mode} | ${int(c.rowsPerSec)} (${c.inserts} inserts) | ${aloneCells} | ${plain ? int(plain.storedPerSec) : '–'} | ${plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–'} | ${int(perInsert)} | ${plain?.maxPendingRecords ?? '–'} / ${triggered?.maxPendingRecords ?? '–'} |`;
   });
-  const workerRatios = (mode: Mode): string =>
-    endpointCeilings
-      .filter((c) => c.mode === mode)
-      .map((c) => {
-        const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
-        return plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–';
-      })
-      .join(' / ');
-  if (MODES.includes('jetstream-1'))
-    targets.push(`- JetStream, one worker: stored records/s (plain) ≥ 0.8 of the ClickHouse endpoint's own insert ceiling in the same run: ${workerRatios('jetstream-1')}`);
+  const ceilingOf = (round: number): number => endpointCeilings.find((c) => c.round === round && c.mode === 'jetstream-1')?.rowsPerSec ?? Number.NaN;
+  if (MODES.includes('jetstream-1')) {
+    targets.push(
+      `- JetStream, one worker: stored records/s ≥ 0.8 of the ClickHouse endpoint's own insert ceiling in the same run, the worker storing a backlog alone: ${workerAlone.map((a) => ratio(a.rowsPerSec, ceilingOf(a.round))).join(' / ')}; under the load (plain stream, beside the ingress and wrk): ${endpointCeilings
+        .filter((c) => c.mode === 'jetstream-1')
+        .map((c) => {
+          const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
+          return plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–';
+        })
+        .join(' / ')}`,
+    );
+  }
   const backlog = phases.filter((p) => p.mode !== 'embedded');
   if (backlog.length > 0) {
     targets.push(
@@ -493,10 +558,10 @@ function report(loadAtStart: number[]): void {
     ...targets,
     '',
     "## JetStream: the worker against the ClickHouse endpoint's own ceiling",
-    `Before its loads, each JetStream run inserts event rows straight into its ClickHouse endpoint (support/endpoint-ceiling.ts: the worker's row text and settings through the same adapter, ${CEILING_ROWS_PER_INSERT.toLocaleString('en-US')} rows per insert, one insert after another, for ${CEILING_SECONDS} s of inserts; the rows are made between inserts and not timed). The worker's stored rate is the plain stream's (its inserts, no problem stage). Backlog: the RECORDS messages waiting on the bus, read from the platform's bus every ${PENDING_SAMPLE_MS} ms during each load.`,
+    `Before its loads, each JetStream run inserts event rows straight into its ClickHouse endpoint (support/endpoint-ceiling.ts: the worker's row text and settings through the same adapter, ${CEILING_ROWS_PER_INSERT.toLocaleString('en-US')} rows per insert, one insert after another, for ${CEILING_SECONDS} s of inserts; the rows are made between inserts and not timed). The worker alone (one worker): it is stopped, ${ALONE_BODIES} bodies go to the plain stream, then it is started again and stores that backlog with nothing else running; its rate is over the rows stored after the first count that saw any (read every ${ALONE_SAMPLE_MS} ms), so its start-up is not timed. Under the load: the plain stream's stored rate (its inserts, no problem stage), while the ingress, nats-server and wrk share the two cores with it and the endpoint. Backlog: the RECORDS messages waiting on the bus, read from the platform's bus every ${PENDING_SAMPLE_MS} ms during each load.`,
     '',
-    "| round | platform | endpoint ceiling, rows/s | worker stored (plain), records/s | worker / ceiling | worker's rows per insert (plain) | most RECORDS messages waiting (plain / triggered) |",
-    '|--:|---|--:|--:|--:|--:|--:|',
+    "| round | platform | endpoint ceiling, rows/s | worker alone, records/s | alone / ceiling | worker stored under the load (plain), records/s | under the load / ceiling | worker's rows per insert (plain) | most RECORDS messages waiting (plain / triggered) |",
+    '|--:|---|--:|--:|--:|--:|--:|--:|--:|',
     ...ceilingRows,
     '',
     '## Journal growth: CI state transitions, not batches',
