@@ -1,6 +1,8 @@
+import { connect, type SubscriptionOptions } from 'nats';
 import t from 'tap';
 import { BusUnavailableError } from '../../services/runtime/adapters/bus/bus.port.js';
 import { createJetStreamBus } from '../../services/runtime/adapters/bus/jetstream.adapter.js';
+import { JetStreamConsumer } from '../../services/runtime/adapters/bus/jetstream-consumer.js';
 import { silentLogger } from '../../services/runtime/logger.js';
 import { encode, eventually, outcome, Recorder } from '../support/bus-recorder.js';
 import { missingServices, type RunningService, startNats } from '../support/services.js';
@@ -71,6 +73,55 @@ if (skip) {
     });
     await all;
     t.same(batches, [count], 'one batch holds every message that was waiting');
+  });
+
+  t.test('jetstream: a pull whose messages are still coming in is not given up, even after the event loop was held up', async (t) => {
+    // The consumer gives a pull up when its answer has not come a second after its expiry (the
+    // connection dropped); a message reaching a pull given up comes back only after ackWait.
+    const nc = await connect({ servers: nats.url });
+    t.teardown(() => nc.close());
+    const jsm = await nc.jetstreamManager();
+    const js = nc.jetstream();
+    const name = `HELD${Date.now()}`;
+    await jsm.streams.add({ name, subjects: [`${name.toLowerCase()}.>`], max_bytes: 64 * 1024 * 1024 });
+    const count = 30;
+    for (let i = 0; i < count; i++) await js.publish(`${name.toLowerCase()}.x`, encode(String(i % 10).repeat(500_000)));
+    // The same connection, but the first message that reaches a pull holds the event loop for
+    // longer than that second, as a long decode would.
+    let held = false;
+    const holding = new Proxy(nc, {
+      get(target, key, receiver) {
+        if (key !== 'subscribe') return Reflect.get(target, key, receiver) as unknown;
+        return (subject: string, options: SubscriptionOptions) =>
+          target.subscribe(subject, {
+            ...options,
+            callback: (err, msg) => {
+              if (!held && !msg.headers?.code) {
+                held = true;
+                const until = performance.now() + 1500;
+                while (performance.now() < until);
+              }
+              options.callback?.(err, msg);
+            },
+          });
+      },
+    });
+    const batches: number[] = [];
+    let done!: () => void;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    const consumer = new JetStreamConsumer(
+      { stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 60_000 },
+      async (batch) => {
+        batches.push(batch.length);
+        for (const m of batch) m.ack();
+        if (batches.reduce((n, b) => n + b, 0) >= count) done();
+      },
+      { nc: holding, jsm, logger: silentLogger(), redelivered: () => undefined },
+    );
+    t.teardown(() => consumer.stop());
+    await all;
+    t.ok(held, 'the event loop was held up while the messages came in');
+    t.same(batches, [count], 'the pull handed over every message that was waiting');
   });
 
   // Last: it takes the server down.

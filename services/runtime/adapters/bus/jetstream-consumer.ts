@@ -7,7 +7,10 @@ import { AckPolicy, type ConsumerConfig, createInbox, DeliverPolicy, type JetStr
 import type { Logger } from '../../logger.js';
 import type { BatchHandler, BusMessage, ConsumerSpec } from './bus.port.js';
 
-/** How long past its expiry a pull's answer may still come before the pull counts as lost. */
+/**
+ * How long past its expiry, or past the last message it brought, a pull's answer may still come
+ * before the pull counts as lost.
+ */
 const LOST_AFTER_MS = 1000;
 
 /** The shortest expiry of a pull that waits (the server's answer comes after it). */
@@ -150,7 +153,9 @@ export class JetStreamConsumer {
     const inbox = createInbox();
     return new Promise<Msg[]>((resolve, reject) => {
       const out: Msg[] = [];
+      let done = false;
       const finish = (err?: Error): void => {
+        done = true;
         clearTimeout(lost);
         if (!sub.isClosed()) sub.unsubscribe();
         if (err && out.length === 0) reject(err);
@@ -163,16 +168,27 @@ export class JetStreamConsumer {
           if (code === 0) {
             out.push(msg);
             if (out.length >= request.batch) finish();
+            else lost.refresh();
           } else if (code === 404 || code === 408) finish();
           else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
         },
       });
-      // Only when the answer never comes: the connection dropped meanwhile. After an event loop
-      // held up for longer than this (a large batch decoded in one go), the timer is due before
-      // the socket's data is read, and that data may hold a message delivered to this pull:
-      // unsubscribed first, it would be lost here and come back only after ackWait (seen in the
-      // problems bench: a partition stalled for 30 s). So the timer lets pending input go first.
-      const lost = setTimeout(() => setImmediate(() => finish()), expiresMs + LOST_AFTER_MS);
+      // Only when the answer never comes: the connection dropped meanwhile. A message that reaches
+      // a pull given up is lost until ackWait, so the pull is not given up while its messages are
+      // still coming in: a no_wait pull of 64 large RECORDS messages may take over a second on a
+      // busy machine (the likely cause of a problems bench run whose drain took 120 s, with 59
+      // messages delivered again). After an event loop held up for longer than this (a large
+      // batch decoded in one go), the timer is due before the socket's data is read, and that data may hold a message delivered to this pull
+      // (seen in the problems bench: a partition stalled for 30 s): the timer lets pending input go
+      // first, and waits on if it brought a message.
+      const lost: NodeJS.Timeout = setTimeout(() => {
+        const seen = out.length;
+        setImmediate(() => {
+          if (done) return;
+          if (out.length === seen) finish();
+          else lost.refresh();
+        });
+      }, expiresMs + LOST_AFTER_MS);
       try {
         nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify(request), { reply: inbox });
       } catch (err) {
