@@ -178,9 +178,9 @@ export class JetStreamConsumer {
       // still coming in: a no_wait pull of 64 large RECORDS messages may take over a second on a
       // busy machine (the likely cause of a problems bench run whose drain took 120 s, with 59
       // messages delivered again). After an event loop held up for longer than this (a large
-      // batch decoded in one go), the timer is due before the socket's data is read, and that data may hold a message delivered to this pull
-      // (seen in the problems bench: a partition stalled for 30 s): the timer lets pending input go
-      // first, and waits on if it brought a message.
+      // batch decoded in one go), the timer is due before the socket's data is read, and that
+      // data may hold a message delivered to this pull (seen in the problems bench: a partition
+      // stalled for 30 s): the timer lets pending input go first, and waits on if it brought one.
       const lost: NodeJS.Timeout = setTimeout(() => {
         const seen = out.length;
         setImmediate(() => {
