@@ -141,7 +141,6 @@ interface WorkerAlone {
   refused: number;
   rowsPerSec: number;
   timedRows: number;
-  stored: number;
 }
 const workerAlone: WorkerAlone[] = [];
 const ceilings: WrkResult[] = [];
@@ -311,7 +310,6 @@ async function platformRun(mode: Mode, round: number, script: string, aloneScrip
         refused: fill.status,
         rowsPerSec: first && last.rows > first.rows ? (last.rows - first.rows) / ((last.at - first.at) / 1000) : Number.NaN,
         timedRows: first ? last.rows - first.rows : 0,
-        stored: last.rows,
       });
       process.stderr.write(`round ${round} ${mode}: the worker alone stored ${int(workerAlone[workerAlone.length - 1]!.rowsPerSec)} records/s (${last.rows} of ${backlog})\n`);
     }
@@ -511,25 +509,27 @@ function report(loadAtStart: number[]): void {
     ),
   ];
   // The worker's stored rate (plain: inserts only, no problem stage) against the endpoint's ceiling of the same run.
+  const phaseOf = (c: EndpointCeiling, stream: Stream): Phase | undefined => phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === stream);
+  const underLoad = (c: EndpointCeiling): string => {
+    const plain = phaseOf(c, 'plain');
+    return plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–';
+  };
   const ceilingRows = endpointCeilings.map((c) => {
-    const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
-    const triggered = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'triggered');
+    const plain = phaseOf(c, 'plain');
+    const triggered = phaseOf(c, 'triggered');
     const perInsert = plain && plain.insertBatches > 0 ? plain.rows / plain.insertBatches : 0;
     const alone = c.mode === 'jetstream-1' ? workerAlone.find((a) => a.round === c.round) : undefined;
     const aloneCells = alone
       ? `${int(alone.rowsPerSec)} (${alone.timedRows.toLocaleString('en-US')} of ${alone.backlog.toLocaleString('en-US')} timed${alone.refused > 0 ? `, ${alone.refused} bodies refused` : ''}) | ${ratio(alone.rowsPerSec, c.rowsPerSec)}`
       : '– | –';
-    return `| ${c.round} | ${c.mode} | ${int(c.rowsPerSec)} (${c.inserts} inserts) | ${aloneCells} | ${plain ? int(plain.storedPerSec) : '–'} | ${plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–'} | ${int(perInsert)} | ${plain?.maxPendingRecords ?? '–'} / ${triggered?.maxPendingRecords ?? '–'} |`;
+    return `| ${c.round} | ${c.mode} | ${int(c.rowsPerSec)} (${c.inserts} inserts) | ${aloneCells} | ${plain ? int(plain.storedPerSec) : '–'} | ${underLoad(c)} | ${int(perInsert)} | ${plain?.maxPendingRecords ?? '–'} / ${triggered?.maxPendingRecords ?? '–'} |`;
   });
   const ceilingOf = (round: number): number => endpointCeilings.find((c) => c.round === round && c.mode === 'jetstream-1')?.rowsPerSec ?? Number.NaN;
   if (MODES.includes('jetstream-1')) {
     targets.push(
       `- JetStream, one worker: stored records/s ≥ 0.8 of the ClickHouse endpoint's own insert ceiling in the same run, the worker storing a backlog alone: ${workerAlone.map((a) => ratio(a.rowsPerSec, ceilingOf(a.round))).join(' / ')}; under the load (plain stream, beside the ingress and wrk): ${endpointCeilings
         .filter((c) => c.mode === 'jetstream-1')
-        .map((c) => {
-          const plain = phases.find((p) => p.round === c.round && p.mode === c.mode && p.stream === 'plain');
-          return plain ? ratio(plain.storedPerSec, c.rowsPerSec) : '–';
-        })
+        .map(underLoad)
         .join(' / ')}`,
     );
   }

@@ -1,6 +1,6 @@
 import { connect, type SubscriptionOptions } from 'nats';
 import t from 'tap';
-import { BusUnavailableError } from '../../services/runtime/adapters/bus/bus.port.js';
+import { type BatchHandler, BusUnavailableError } from '../../services/runtime/adapters/bus/bus.port.js';
 import { createJetStreamBus } from '../../services/runtime/adapters/bus/jetstream.adapter.js';
 import { JetStreamConsumer } from '../../services/runtime/adapters/bus/jetstream-consumer.js';
 import { silentLogger } from '../../services/runtime/logger.js';
@@ -22,6 +22,19 @@ if (skip) {
   const open: OpenBus = async () => ({ bus: await createJetStreamBus({ url: nats.url, name: 'bus-contract' }, { logger: silentLogger() }) });
 
   busContract(t, 'jetstream', open);
+
+  /** A handler that acks every message and records each batch's size; `all` resolves once `count` came. */
+  const batchSizes = (count: number): { handler: BatchHandler; all: Promise<number[]> } => {
+    const sizes: number[] = [];
+    let done!: (sizes: number[]) => void;
+    const all = new Promise<number[]>((resolve) => (done = resolve));
+    const handler: BatchHandler = async (batch) => {
+      sizes.push(batch.length);
+      for (const m of batch) m.ack();
+      if (sizes.reduce((n, b) => n + b, 0) >= count) done(sizes);
+    };
+    return { handler, all };
+  };
 
   t.test('jetstream: a bus that cannot reach JetStream is refused at creation', async (t) => {
     await t.rejects(createJetStreamBus({ url: 'nats://127.0.0.1:1' }, { logger: silentLogger() }));
@@ -63,16 +76,9 @@ if (skip) {
     await bus.ensureStream({ name, subjects: [`${name.toLowerCase()}.>`], duplicateWindowMs: 60_000, retention: 'workqueue', maxBytes: 64 * 1024 * 1024 });
     const count = 30;
     for (let i = 0; i < count; i++) await bus.publish(subject, encode(String(i % 10).repeat(500_000)), { msgId: `m${i}` });
-    const batches: number[] = [];
-    let done!: () => void;
-    const all = new Promise<void>((resolve) => (done = resolve));
-    bus.consume({ stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 30_000 }, async (batch) => {
-      batches.push(batch.length);
-      for (const m of batch) m.ack();
-      if (batches.reduce((n, b) => n + b, 0) >= count) done();
-    });
-    await all;
-    t.same(batches, [count], 'one batch holds every message that was waiting');
+    const batches = batchSizes(count);
+    bus.consume({ stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 30_000 }, batches.handler);
+    t.same(await batches.all, [count], 'one batch holds every message that was waiting');
   });
 
   t.test('jetstream: a pull whose messages are still coming in is not given up, even after the event loop was held up', async (t) => {
@@ -106,22 +112,17 @@ if (skip) {
           });
       },
     });
-    const batches: number[] = [];
-    let done!: () => void;
-    const all = new Promise<void>((resolve) => (done = resolve));
-    const consumer = new JetStreamConsumer(
-      { stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 60_000 },
-      async (batch) => {
-        batches.push(batch.length);
-        for (const m of batch) m.ack();
-        if (batches.reduce((n, b) => n + b, 0) >= count) done();
-      },
-      { nc: holding, jsm, logger: silentLogger(), redelivered: () => undefined },
-    );
+    const batches = batchSizes(count);
+    const consumer = new JetStreamConsumer({ stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 60_000 }, batches.handler, {
+      nc: holding,
+      jsm,
+      logger: silentLogger(),
+      redelivered: () => undefined,
+    });
     t.teardown(() => consumer.stop());
-    await all;
+    const sizes = await batches.all;
     t.ok(held, 'the event loop was held up while the messages came in');
-    t.same(batches, [count], 'the pull handed over every message that was waiting');
+    t.same(sizes, [count], 'the pull handed over every message that was waiting');
   });
 
   // Last: it takes the server down.

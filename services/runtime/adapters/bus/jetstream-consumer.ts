@@ -127,29 +127,27 @@ export class JetStreamConsumer {
    */
   private async fetch(): Promise<Msg[]> {
     const batch = Math.max(1, this.spec.maxBatch);
-    if (this.spec.maxWaitMs > 0) {
-      const expires = Math.max(MIN_EXPIRES_MS, this.spec.maxWaitMs);
-      return this.pull({ batch, expires: nanos(expires) }, expires);
-    }
-    const ready = await this.pull({ batch, no_wait: true }, 0);
+    if (this.spec.maxWaitMs > 0) return this.pull(batch, Math.max(MIN_EXPIRES_MS, this.spec.maxWaitMs));
+    const ready = await this.pull(batch, 0);
     if (ready.length > 0 || this.stopped) return ready;
-    const first = await this.pull({ batch: 1, expires: nanos(MIN_EXPIRES_MS) }, MIN_EXPIRES_MS);
+    const first = await this.pull(1, MIN_EXPIRES_MS);
     if (first.length === 0 || batch === 1 || this.stopped) return first;
     // The first message is already ours: a failure of this pull leaves it to be handled alone.
-    const beside = await this.pull({ batch: batch - 1, no_wait: true }, 0).catch(() => []);
+    const beside = await this.pull(batch - 1, 0).catch(() => []);
     return [...first, ...beside];
   }
 
   /**
-   * One pull request: the server hands over up to `request.batch` messages and ends the pull with
-   * a status (404 or 408), unless the batch is full. The client listens until then. The deprecated
+   * One pull request for up to `batch` messages, waiting `waitMs` for them (0: a no_wait pull, what
+   * is there at once). The server ends the pull with a status (404 or 408), unless the batch is full. The client listens until then. The deprecated
    * js.fetch() stops listening on its own timer, just before the server's expiry; a message sent
    * into that gap came back with a wrong deliveryCount (1, 2, then 1 again with nats-server
    * 2.9.10), which defeats maxDeliver. consumer.fetch() does wait for the server, but refuses
    * waits under 1 s.
    */
-  private pull(request: { batch: number; expires?: number; no_wait?: boolean }, expiresMs: number): Promise<Msg[]> {
+  private pull(batch: number, waitMs: number): Promise<Msg[]> {
     const { nc } = this.deps;
+    const request = waitMs > 0 ? { batch, expires: nanos(waitMs) } : { batch, no_wait: true };
     const inbox = createInbox();
     return new Promise<Msg[]>((resolve, reject) => {
       const out: Msg[] = [];
@@ -167,7 +165,7 @@ export class JetStreamConsumer {
           const code = msg.headers?.code ?? 0;
           if (code === 0) {
             out.push(msg);
-            if (out.length >= request.batch) finish();
+            if (out.length >= batch) finish();
             else lost.refresh();
           } else if (code === 404 || code === 408) finish();
           else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
@@ -188,7 +186,7 @@ export class JetStreamConsumer {
           if (out.length === seen) finish();
           else lost.refresh();
         });
-      }, expiresMs + LOST_AFTER_MS);
+      }, waitMs + LOST_AFTER_MS);
       try {
         nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify(request), { reply: inbox });
       } catch (err) {
