@@ -3,15 +3,31 @@
  * message and the stream's configuration, it returns the rows to insert; the consumer edge
  * inserts them and acks.
  *
- * Hot path: a JSON record on a stream without field rules and without `@timestamp` goes
- * straight to its row (its date is the receipt time), with no parse and no intermediate object.
+ * Hot path: a JSON record on a stream without field rules goes straight to its row, with no parse
+ * and no intermediate object, when it has no `@timestamp` (its date is the receipt time) or
+ * begins with it.
  */
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
 import { decodeBatch, recordOf } from './envelope.js';
 import { deadLetterRow, eventRowLine, idPrefix, recordId, retentionField } from './event-row.js';
 import { createParseStep } from './parse.step.js';
 import { createPreprocessStep, needsFields } from './preprocess.step.js';
-import { clickhouseDateTime } from './timestamps.js';
+import { clickhouseDateTime, parseTimestamp } from './timestamps.js';
+
+const LEADING_TIMESTAMP = '{"@timestamp":"';
+
+/**
+ * The instant of a JSON record's `@timestamp` when the record begins with it, as agents write it
+ * (Beats, Logstash...), read without parsing the record: the ingress has parsed and checked every
+ * JSON record already (validate-body.step.ts), so only the date is left to read. Undefined when
+ * only a parse can tell: the field is not first or comes twice (the last one counts). A value
+ * with an escape in it is no date to parseTimestamp either, so the parse reads it too.
+ */
+function leadingTimestamp(line: string): number | undefined {
+  if (!line.startsWith(LEADING_TIMESTAMP) || line.lastIndexOf('"@timestamp"') !== 1) return undefined;
+  const end = line.indexOf('"', LEADING_TIMESTAMP.length);
+  return end < 0 ? undefined : parseTimestamp(line.slice(LEADING_TIMESTAMP.length, end));
+}
 
 /** A stored event with its fields, as the trigger matcher (pipelines/problems/trigger-match.ts) reads it. */
 export interface TriggeredEvent {
@@ -61,9 +77,15 @@ export function processBatch(batchId: string, message: string, configOf: StreamC
     const fast = part.kind === 'json' && !fieldsNeeded;
     for (let i = 0; i < part.lines.length; i++) {
       const line = part.lines[i]!;
-      if (fast && !line.includes('"@timestamp"')) {
-        events.push(eventRowLine(prefix, part.firstIndex + i, streamId, received, received, routeJson, labelsJson, line, retention));
-        continue;
+      if (fast) {
+        // Without `@timestamp` the record is dated by its receipt; with it first, by its own date.
+        const ts = line.includes('"@timestamp"') ? leadingTimestamp(line) : part.receivedAt;
+        if (ts !== undefined) {
+          events.push(
+            eventRowLine(prefix, part.firstIndex + i, streamId, ts === part.receivedAt ? received : clickhouseDateTime(ts), received, routeJson, labelsJson, line, retention),
+          );
+          continue;
+        }
       }
       const record = recordOf(part, i);
       const parsed = parse(record);

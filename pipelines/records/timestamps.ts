@@ -17,9 +17,51 @@ const daysIn = (year: number, month: number): number => (month === 2 && isLeap(y
 /** What is wrong with a date-time, if anything (see dateTimeFault). */
 type Fault = 'ok' | 'malformed' | 'no-such-day' | 'no-such-time' | 'out-of-range';
 
+/** The number written by `count` digits of `text` from `at`, or -1 where one is not a digit. */
+function digitsAt(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * The instant of a date-time in the form most records carry, `YYYY-MM-DDThh:mm:ss[.f…]Z`, of a
+ * real day and time in the storable years, by arithmetic: the same instant Date.parse gives
+ * (fractions cut to the millisecond), at a fraction of the cost of the pattern and the parse.
+ * Undefined for anything else, which instantOf reads the long way.
+ */
+function commonUtcInstant(text: string): number | undefined {
+  const length = text.length;
+  if (length < 20 || text.charCodeAt(length - 1) !== 90 /* Z */) return undefined;
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return undefined;
+  let ms = 0;
+  if (length > 20) {
+    // `.` and 1 to 9 digits: the first three are the milliseconds.
+    if (text.charCodeAt(19) !== 46 || length > 30) return undefined;
+    const fraction = digitsAt(text, 20, length - 21);
+    if (fraction < 0 || length === 21) return undefined;
+    ms = length - 21 >= 3 ? digitsAt(text, 20, 3) : fraction * (length - 21 === 1 ? 100 : 10);
+  }
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hours = digitsAt(text, 11, 2);
+  const minutes = digitsAt(text, 14, 2);
+  const seconds = digitsAt(text, 17, 2);
+  if (year < STORABLE_YEARS.first || year > STORABLE_YEARS.last || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (hours < 0 || hours > 23 || minutes < 0 || minutes > 59 || seconds < 0 || seconds > 59) return undefined;
+  return Date.UTC(year, month - 1, day, hours, minutes, seconds, ms);
+}
+
 /** The instant a date-time stands for, or what is wrong with it: one pass, one Date.parse. */
 function instantOf(value: unknown): number | Exclude<Fault, 'ok'> {
   if (typeof value !== 'string') return 'malformed';
+  const common = commonUtcInstant(value);
+  if (common !== undefined) return common;
   const m = ISO.exec(value);
   if (!m) return 'malformed';
   const year = Number(m[1]);

@@ -115,3 +115,45 @@ t.test('processBatch: no events gives empty NDJSON', async (t) => {
   t.equal(out.deadLetterCount, 1);
   t.match(out.deadLetters, /\n$/);
 });
+
+t.test('processBatch: a JSON record that begins with its @timestamp is dated by it, in the very rows a parse of it gives', async (t) => {
+  const lines = [
+    '{"@timestamp":"2026-11-20T08:30:00.250Z","host":"a"}',
+    '{"@timestamp":"2026-11-20T08:30:01Z"}',
+    '{"@timestamp":"2026-11-20T08:30:02.1+02:00","host":"b"}',
+    '{"@timestamp":"2026-11-20T08:30:03Z","nested":{"@timestamp":"2026-01-01T00:00:00Z"}}',
+    '{"@timestamp":"2026-11-20T08:30:04Z","@timestamp":"2026-11-20T08:30:05Z"}',
+    '{"@timestamp":"2026-11-20T08:30:06Z","note":"\\"@timestamp\\" is first"}',
+    '{"@timestamp" :"2026-11-20T08:30:07Z"}',
+    '{"@timestamp":"2026-11-20T08:30:08Z" }',
+    '{"@timestamp":"2026-11-20\\u005408:30:09Z"}',
+    '{"host":"c","@timestamp":"2026-11-20T08:30:10Z"}',
+    '{"host":"d"}',
+  ];
+  const message = encodeBatch(3, [batchPart(Date.parse('2026-11-21T12:00:00Z'), 'json', lines)]);
+  const read = processBatch(BATCH, message, () => ({}));
+  const parsed = processBatch(
+    BATCH,
+    message,
+    () => ({}),
+    () => true,
+  );
+  t.equal(parsed.fielded.length, lines.length, 'the comparison went the parsing way');
+  t.equal(read.events, parsed.events, 'byte-identical rows');
+  t.strictSame(
+    rowsOf(read.events).map((row) => row.ts),
+    [
+      '2026-11-20 08:30:00.250',
+      '2026-11-20 08:30:01.000',
+      '2026-11-20 06:30:02.100',
+      '2026-11-20 08:30:03.000',
+      '2026-11-20 08:30:05.000',
+      '2026-11-20 08:30:06.000',
+      '2026-11-20 08:30:07.000',
+      '2026-11-20 08:30:08.000',
+      '2026-11-20 08:30:09.000',
+      '2026-11-20 08:30:10.000',
+      '2026-11-21 12:00:00.000',
+    ],
+  );
+});

@@ -46,3 +46,50 @@ t.test('parseTimestamp answers Date.parse for a valid ISO date-time and nothing 
     t.equal(parseTimestamp(text), undefined, String(text));
   }
 });
+
+t.test(
+  'parseTimestamp reads the common form YYYY-MM-DDThh:mm:ss[.f…]Z as Date.parse does, fractions of 1 to 9 digits cut to the millisecond, over every storable year',
+  async (t) => {
+    const random = seededRandom(5);
+    const texts = ['1900-01-01T00:00:00Z', '2299-12-31T23:59:59.999999999Z', '2024-02-29T23:59:59.5Z', '2000-02-29T00:00:00.05Z', '2026-11-26T10:00:00.1239Z'];
+    for (let i = 0; i < 20_000; i++) {
+      const iso = new Date(Math.floor(FIRST + random() * (END - FIRST))).toISOString();
+      const digits = Math.floor(random() * 10);
+      const fraction = digits === 0 ? '' : `.${`${iso.slice(20, 23)}${Math.floor(random() * 1e6)}`.padEnd(9, '7').slice(0, digits)}`;
+      texts.push(`${iso.slice(0, 19)}${fraction}Z`);
+    }
+    const wrong = texts.filter((text) => parseTimestamp(text) !== Date.parse(text));
+    t.same(
+      wrong.map((text) => [text, parseTimestamp(text), Date.parse(text)]),
+      [],
+      `${texts.length} date-times`,
+    );
+  },
+);
+
+t.test('parseTimestamp: what is almost the common form is read or refused as before, never misread', async (t) => {
+  for (const text of ['2026-11-26T10:00Z', '2026-11-26T10:00:00+00:00', '2026-11-26T10:00:00.123-0130', '2024-02-29T00:00:00Z'])
+    t.equal(parseTimestamp(text), Date.parse(text), text);
+  for (const text of [
+    '2026-11-26T10:00:00.1234567890Z',
+    '2026-11-26T10:00:00.Z',
+    '2026-11-26t10:00:00Z',
+    '2026-11-26T10:00:00z',
+    '2026-11-26T10:00:00ZZ',
+    '2026-11-26 10:00:00Z',
+    '2026-1x-26T10:00:00Z',
+    '2026-11-26T10:00:0xZ',
+    '2026-11-26T10:00:00.12x4Z',
+    '1899-12-31T23:59:59.999Z',
+    '2300-01-01T00:00:00Z',
+    '0050-01-01T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-00-10T00:00:00Z',
+    '2026-11-00T00:00:00Z',
+    '2026-11-26T10:60:00Z',
+    '2026-11-26T10:00:60Z',
+  ]) {
+    t.equal(parseTimestamp(text), undefined, text);
+  }
+});
