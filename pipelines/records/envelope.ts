@@ -60,24 +60,36 @@ export interface IncomingRecord {
   raw: string;
 }
 
+/**
+ * The records of one part as they lie in the message's bytes: a record line is read only when
+ * something needs it as text (the event worker copies most of them into its rows as bytes).
+ */
 export interface DecodedPart {
   receivedAt: number;
   kind: RecordKind;
-  /** Record lines in the encoding above. */
-  lines: readonly string[];
+  /** The whole message, as UTF-8. */
+  bytes: Buffer;
+  /** Where each record line (in the encoding above) begins in `bytes`, and where it ends (exclusive). */
+  starts: number[];
+  ends: number[];
   /** Batch index of the part's first record. */
   firstIndex: number;
 }
 
 export interface DecodedBatch {
   streamId: number;
+  /** The whole message, as UTF-8 (each part's `bytes`). */
+  bytes: Buffer;
   parts: DecodedPart[];
   count: number;
 }
 
+/** The line of the part's record at `i`, as text. */
+export const lineOf = (part: DecodedPart, i: number): string => part.bytes.toString('utf8', part.starts[i], part.ends[i]);
+
 /** The record at `i` of a part, decoded from its line. */
 export function recordOf(part: DecodedPart, i: number): IncomingRecord {
-  const line = part.lines[i]!;
+  const line = lineOf(part, i);
   return { index: part.firstIndex + i, receivedAt: part.receivedAt, kind: part.kind, raw: part.kind === 'json' ? line : (JSON.parse(line) as string) };
 }
 
@@ -94,21 +106,41 @@ export class MalformedBatchError extends Error {
   override readonly name = 'MalformedBatchError';
 }
 
-export function decodeBatch(text: string): DecodedBatch {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const header = JSON.parse(lines[0] ?? 'null') as { v?: number; s?: number } | null;
+/** A message as the bus carries it (UTF-8), or as text. */
+export function decodeBatch(message: Uint8Array | string): DecodedBatch {
+  const bytes = typeof message === 'string' ? Buffer.from(message) : Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  let at = 0;
+  let lineNumber = 0;
+  /** The end of the line that begins at `at` (a last line may lack its newline). */
+  const endOfLine = (): number => {
+    const end = bytes.indexOf(10, at);
+    return end < 0 ? bytes.length : end;
+  };
+  const nextLine = (): string => {
+    const end = endOfLine();
+    const line = bytes.toString('utf8', at, end);
+    at = end + 1;
+    lineNumber += 1;
+    return line;
+  };
+  const header = JSON.parse(at < bytes.length ? nextLine() : 'null') as { v?: number; s?: number } | null;
   if (header?.v !== 1 || typeof header.s !== 'number') throw new MalformedBatchError('batch header missing or of an unknown version');
   const parts: DecodedPart[] = [];
-  let at = 1;
   let count = 0;
-  while (at < lines.length) {
-    const part = JSON.parse(lines[at]!) as { t: number; k: RecordKind; n: number };
-    at += 1;
-    if (at + part.n > lines.length) throw new MalformedBatchError(`part at line ${at} announces ${part.n} records; the batch ends first`);
-    parts.push({ receivedAt: part.t, kind: part.k, lines: lines.slice(at, at + part.n), firstIndex: count });
-    at += part.n;
+  while (at < bytes.length) {
+    const part = JSON.parse(nextLine()) as { t: number; k: RecordKind; n: number };
+    const starts: number[] = [];
+    const ends: number[] = [];
+    for (let i = 0; i < part.n; i++) {
+      if (at >= bytes.length) throw new MalformedBatchError(`part at line ${lineNumber} announces ${part.n} records; the batch ends first`);
+      const end = endOfLine();
+      starts.push(at);
+      ends.push(end);
+      at = end + 1;
+    }
+    lineNumber += part.n;
+    parts.push({ receivedAt: part.t, kind: part.k, bytes, starts, ends, firstIndex: count });
     count += part.n;
   }
-  return { streamId: header.s, parts, count };
+  return { streamId: header.s, bytes, parts, count };
 }

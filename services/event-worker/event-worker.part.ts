@@ -52,25 +52,12 @@ export const EVENT_WORKER_CONSUMER = {
 const STORE_AHEAD = 2;
 
 /**
- * Message data inserted at once at most (insert-groups.ts). Its rows, about as large again, stay
- * far under V8's string limit (about 512 MB); and the rows of one insert are built and copied in
- * one go on the event loop, which must stay free for the requests (a logged stream hands a
- * worker whatever gathered behind it, up to maxBatch messages of megabytes each).
+ * Message data inserted at once at most (insert-groups.ts). The rows of one insert, about as large
+ * again, are built and copied in one go on the event loop, which must stay free for the requests
+ * (a logged stream hands a worker whatever gathered behind it, up to maxBatch messages of
+ * megabytes each).
  */
 const MAX_INSERT_BYTES = 16 * 1024 * 1024;
-
-/**
- * The texts as one UTF-8 buffer, each encoded straight into place: joining them first would build
- * one more string as large as the insert, and encoding them one by one one more copy of it.
- */
-function utf8Concat(texts: readonly string[]): Buffer {
-  let size = 0;
-  for (const text of texts) size += Buffer.byteLength(text);
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (const text of texts) at += out.write(text, at);
-  return out;
-}
 
 const BACKLOG_POLL_MS = 20;
 
@@ -148,9 +135,8 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
         since = performance.now();
       }
       const batchId = batchIdOf(message);
-      const text = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8');
       try {
-        decoded.push({ message, batchId, rows: processBatch(batchId, text, configOf, hasTriggers) });
+        decoded.push({ message, batchId, rows: processBatch(batchId, message.data, configOf, hasTriggers) });
       } catch (error) {
         undecodable.push(message);
         reasons.push(deadLetter(`undecodable batch ${batchId}: ${(error as Error).message}`));
@@ -178,15 +164,17 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
    * rows go in with one insert, one block, so all of them are stored or none.
    */
   const mayBeStored = (d: Decoded, recheck: boolean): boolean => recheck || d.message.deliveryCount > 1 || ctx.engines.bus.profile.acksMayBeLost;
-  const firstLine = (text: string): string => text.slice(0, text.indexOf('\n') + 1);
-  async function unstoredOf(table: RowTable, checked: string[], all: string[]): Promise<Buffer> {
+  const NONE = Buffer.alloc(0);
+  const firstLine = (rows: Buffer): string => rows.toString('utf8', 0, rows.indexOf(10) + 1);
+  /** `all` as one buffer, without the rows of `checked` (each message's, or none) that `table` holds already. */
+  async function unstoredOf(table: RowTable, checked: Buffer[], all: Buffer[]): Promise<Buffer> {
     const heads = checked.map(firstLine);
     let keep = all;
     if (heads.some((h) => h !== '')) {
       const left = new Set((await unstoredRows(analytics, table, heads.join(''))).split('\n'));
-      keep = all.filter((text, i) => heads[i] === '' || left.has(heads[i]!.slice(0, -1)));
+      keep = all.filter((_, i) => heads[i] === '' || left.has(heads[i]!.slice(0, -1)));
     }
-    return utf8Concat(keep);
+    return keep.length === 1 ? keep[0]! : Buffer.concat(keep);
   }
 
   /**
@@ -199,12 +187,12 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
     try {
       const events = await unstoredOf(
         'events',
-        decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.events : '')),
+        decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.events : NONE)),
         decoded.map((d) => d.rows.events),
       );
       const deadLetters = await unstoredOf(
         'dead_letters',
-        decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.deadLetters : '')),
+        decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.deadLetters : NONE)),
         decoded.map((d) => d.rows.deadLetters),
       );
       if (events.length > 0) await analytics.insert('events', events, { deduplicationToken: token, settings: EVENT_ROW_SETTINGS });

@@ -39,13 +39,16 @@ const config: StreamConfigModel = { parser: { type: 'text', pattern: '^(?<level>
 const RECEIVED = Math.floor(Date.now() / 1000) * 1000;
 const batchId = (): string => randomBytes(16).toString('hex');
 
+/** A message's rows as text, as unstoredRows reads them. */
+type RowTexts = Omit<BatchRows, 'events' | 'deadLetters'> & Record<'events' | 'deadLetters', string>;
+
 /** A message of `n` JSON records (some dated by `@timestamp` months apart) and two text records, one a dead letter. */
-function message(streamId: number, n: number): { id: string; rows: BatchRows } {
+function message(streamId: number, n: number): { id: string; rows: RowTexts } {
   const json = Array.from({ length: n }, (_, i) => (i % 3 === 1 ? JSON.stringify({ i, '@timestamp': new Date(RECEIVED - i * 86_400_000).toISOString() }) : JSON.stringify({ i })));
   const text = [JSON.stringify('ERROR disk full'), JSON.stringify('no match here')];
   const id = batchId();
   const rows = processBatch(id, encodeBatch(streamId, [batchPart(RECEIVED, 'json', json), batchPart(RECEIVED + 1000, 'text', text)]), () => config);
-  return { id, rows };
+  return { id, rows: { ...rows, events: rows.events.toString(), deadLetters: rows.deadLetters.toString() } };
 }
 
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');

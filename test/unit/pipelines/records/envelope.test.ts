@@ -15,7 +15,7 @@ function part(type: MediaType, body: string, receivedAt: number): BatchPart {
 /** Every record of a message, as the event worker sees them. */
 function recordsOf(message: string): { streamId: number; count: number; records: IncomingRecord[] } {
   const batch = decodeBatch(message);
-  return { streamId: batch.streamId, count: batch.count, records: batch.parts.flatMap((p) => p.lines.map((_, i) => recordOf(p, i))) };
+  return { streamId: batch.streamId, count: batch.count, records: batch.parts.flatMap((p) => p.starts.map((_, i) => recordOf(p, i))) };
 }
 
 t.test('encode ▸ decode round trip over every kind, in order, with batch-wide indexes', async (t) => {

@@ -12,7 +12,8 @@ const BATCH = '0123456789abcdef0123456789abcdef';
 const message = encodeBatch(4, [batchPart(Date.parse('2026-11-21T12:00:00Z'), 'json', ['{"a":1}', '{"a":2,"@timestamp":"2026-11-20T08:30:00.250Z"}'])]);
 const rows = (config: StreamConfigModel): Array<Record<string, unknown>> =>
   processBatch(BATCH, message, () => config)
-    .events.trim()
+    .events.toString()
+    .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 

@@ -7,12 +7,14 @@ import { type BatchPart, batchPart, encodeBatch } from '../../../../pipelines/re
 import { EVENT_ROW_SETTINGS, recordId } from '../../../../pipelines/records/event-row.js';
 import { processBatch } from '../../../../pipelines/records/record-pipeline.js';
 import type { StreamConfigModel } from '../../../../schemas/stream.schema.js';
+import { seededRandom } from '../../../support/random.js';
 
 const BATCH = '0123456789abcdef0123456789abcdef';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const rowsOf = (ndjson: string): Array<Record<string, any>> =>
+const rowsOf = (ndjson: Buffer): Array<Record<string, any>> =>
   ndjson
+    .toString()
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
@@ -85,8 +87,8 @@ t.test('processBatch: event rows and dead letters with ids per (batch id, index)
 t.test('processBatch: the same message and batch id give byte-identical rows (redelivery)', async (t) => {
   const a = processBatch(BATCH, message, () => config);
   const b = processBatch(BATCH, message, () => config);
-  t.equal(a.events, b.events);
-  t.equal(a.deadLetters, b.deadLetters);
+  t.equal(a.events.toString(), b.events.toString());
+  t.equal(a.deadLetters.toString(), b.deadLetters.toString());
 });
 
 t.test('processBatch: a stream deleted meanwhile still gets its records stored (no parser: text dead-lettered)', async (t) => {
@@ -110,10 +112,10 @@ t.test('EVENT_ROW_SETTINGS: objects and arrays given for the String payload are 
 
 t.test('processBatch: no events gives empty NDJSON', async (t) => {
   const out = processBatch(BATCH, encodeBatch(1, [batchPart(1, 'text', ['"x"'])]), () => ({}));
-  t.equal(out.events, '');
+  t.equal(out.events.length, 0);
   t.equal(out.eventCount, 0);
   t.equal(out.deadLetterCount, 1);
-  t.match(out.deadLetters, /\n$/);
+  t.match(out.deadLetters.toString(), /\n$/);
 });
 
 t.test('processBatch: a JSON record that begins with its @timestamp is dated by it, in the very rows a parse of it gives', async (t) => {
@@ -139,7 +141,7 @@ t.test('processBatch: a JSON record that begins with its @timestamp is dated by 
     () => true,
   );
   t.equal(parsed.fielded.length, lines.length, 'the comparison went the parsing way');
-  t.equal(read.events, parsed.events, 'byte-identical rows');
+  t.equal(read.events.toString(), parsed.events.toString(), 'byte-identical rows');
   t.strictSame(
     rowsOf(read.events).map((row) => row.ts),
     [
@@ -156,4 +158,36 @@ t.test('processBatch: a JSON record that begins with its @timestamp is dated by 
       '2026-11-21 12:00:00.000',
     ],
   );
+});
+
+t.test('processBatch: rows copied from the message bytes are byte for byte those the parsing way writes (parts, non-ASCII, labels, scalars)', async (t) => {
+  const random = seededRandom(11);
+  const records = [
+    () => JSON.stringify({ host: 'häst-✓', n: Math.floor(random() * 1000) }),
+    () => JSON.stringify({ '@timestamp': new Date(Date.UTC(2026, 10, 20) + Math.floor(random() * 1e9)).toISOString(), text: 'naïve 🚀' }),
+    () => JSON.stringify({ a: { '@timestamp': 'not first' }, '@timestamp': '2026-11-20T08:30:00Z' }),
+    () => JSON.stringify([1, 'zwei', { drei: 3 }]),
+    () => JSON.stringify('a scalar ✓'),
+    () => String(Math.floor(random() * 100)),
+  ];
+  const parts = Array.from({ length: 4 }, (_, p) =>
+    batchPart(
+      Date.parse('2026-11-21T12:00:00Z') + p * 1500,
+      'json',
+      Array.from({ length: 50 }, () => records[Math.floor(random() * records.length)]!()),
+    ),
+  );
+  const message = encodeBatch(5, parts);
+  const streamConfig: StreamConfigModel = { preprocessor: { labels: { site: 'Zürich' } }, routeLabel: 'é-route', retentionDays: 30 };
+  const copied = processBatch(BATCH, Buffer.from(message), () => streamConfig);
+  const parsed = processBatch(
+    BATCH,
+    message,
+    () => streamConfig,
+    () => true,
+  );
+  t.equal(parsed.fielded.length, 200, 'the comparison went the parsing way');
+  t.equal(copied.eventCount, 200);
+  t.equal(copied.events.toString(), parsed.events.toString());
+  t.strictSame(rowsOf(copied.events)[0]!.labels, { site: 'Zürich' });
 });

@@ -4,7 +4,7 @@
  * way at a time. Each request's promise resolves once the message holding it is acked.
  */
 import t, { type Test } from 'tap';
-import { batchPart, decodeBatch } from '../../../../pipelines/records/envelope.js';
+import { batchPart, decodeBatch, lineOf } from '../../../../pipelines/records/envelope.js';
 import { createMicroBatcher } from '../../../../services/ingress/micro-batcher.js';
 import { createMemoryBus } from '../../../../services/runtime/adapters/bus/memory.adapter.js';
 import { RECORDS_STREAM } from '../../../../services/runtime/bus-streams.js';
@@ -21,7 +21,7 @@ async function setUp(t: Test, batching = BATCHING) {
   const messages: string[][] = [];
   bus.consume({ stream: RECORDS_STREAM.name, durable: 'test', maxBatch: 1, maxWaitMs: 0, ackWaitMs: 30_000 }, async (batch) => {
     for (const m of batch) {
-      messages.push(decodeBatch(Buffer.from(m.data).toString('utf8')).parts.flatMap((p) => [...p.lines]));
+      messages.push(decodeBatch(m.data).parts.flatMap((p) => p.starts.map((_, i) => lineOf(p, i))));
       m.ack();
     }
   });

@@ -100,8 +100,9 @@ t.test('parse step: JSON records pass as they are, except on collectd, which rea
 });
 
 const BATCH = 'feedfacefeedfacefeedfacefeedface';
-const rowsOf = (ndjson: string): Array<Record<string, any>> =>
+const rowsOf = (ndjson: Buffer): Array<Record<string, any>> =>
   ndjson
+    .toString()
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l));
