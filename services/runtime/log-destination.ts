@@ -50,8 +50,9 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   const maxWrite = options.maxWriteBytes ?? 1024 * 1024;
   const stats: LogOutputStats = { writeErrors: 0, droppedLines: 0, lastError: undefined };
 
-  /** Lines not yet handed to a write. */
+  /** Lines not yet handed to a write, and their sizes in bytes (measured once, as each comes). */
   const waiting: string[] = [];
+  const sizes: number[] = [];
   let waitingBytes = 0;
   /** The write in progress: its bytes (what is left of them) and how many lines they hold. */
   let inFlight: { bytes: Buffer; lines: number } | undefined;
@@ -60,10 +61,14 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   const take = (): { bytes: Buffer; lines: number } => {
     let size = 0;
     let count = 0;
-    while (count < waiting.length && (count === 0 || size + Buffer.byteLength(waiting[count]!) <= maxWrite)) size += Buffer.byteLength(waiting[count++]!);
+    while (count < waiting.length && (count === 0 || size + sizes[count]! <= maxWrite)) size += sizes[count++]!;
     const lines = waiting.splice(0, count);
+    sizes.splice(0, count);
     waitingBytes -= size;
-    return { bytes: Buffer.from(lines.join('')), lines: lines.length };
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (const line of lines) at += bytes.write(line, at);
+    return { bytes, lines: lines.length };
   };
 
   const failed = (error: NodeJS.ErrnoException, lines: number): void => {
@@ -115,6 +120,7 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
         return;
       }
       waiting.push(line);
+      sizes.push(size);
       waitingBytes += size;
       if (!inFlight) next();
     },
