@@ -3,8 +3,9 @@
  * child of bench/problems.bench.ts against the run's own ClickHouse (the test-only
  * chDB-behind-HTTP server there): event rows as the worker writes them (pipelines/records/
  * event-row.ts: the same columns, settings and JSONEachRow text, records shaped as the bench's
- * bodies), CEILING_ROWS_PER_INSERT at a time, one insert after another as one JetStream worker
- * inserts, through the same adapter (createClickHouseStore), for CEILING_SECONDS. Its stream id
+ * bodies), CEILING_ROWS_PER_INSERT at a time, as many inserts at once as one JetStream worker
+ * makes (its STORE_AHEAD), through the same adapter (createClickHouseStore), for CEILING_SECONDS
+ * of inserts. The rows of each round of inserts are made before it and not timed. Its stream id
  * is its own, so the benchmark's counts do not see its rows.
  *
  * Env: CLICKHOUSE_URL, CLICKHOUSE_DATABASE, CEILING_ROWS_PER_INSERT, CEILING_SECONDS,
@@ -15,6 +16,7 @@ import { EVENT_ROW_SETTINGS, eventRowLine, idPrefix } from '../../pipelines/reco
 import { clickhouseDateTime } from '../../pipelines/records/timestamps.js';
 import { createClickHouseStore } from '../../services/runtime/adapters/analytics/clickhouse.adapter.js';
 import { silentLogger } from '../../services/runtime/logger.js';
+import { STORE_AHEAD } from '../../services/event-worker/event-worker.part.js';
 
 const url = process.env['CLICKHOUSE_URL'];
 if (!url) throw new Error('CLICKHOUSE_URL is required');
@@ -41,17 +43,15 @@ function rowsOf(insert: number): Buffer {
 
 let rows = 0;
 let inserts = 0;
-// The rows of the next insert are made while nothing is timed, as the worker has them decoded.
-let next = rowsOf(0);
 let spent = 0;
 while (spent < seconds * 1000) {
-  const body = next;
+  // The rows of a round's inserts are made while nothing is timed, as the worker has them decoded.
+  const bodies = Array.from({ length: STORE_AHEAD }, (_, i) => rowsOf(inserts + i));
   const started = performance.now();
-  await store.insert('events', body, { deduplicationToken: `ceiling-${process.pid}-${inserts}`, settings: EVENT_ROW_SETTINGS });
+  await Promise.all(bodies.map((body, i) => store.insert('events', body, { deduplicationToken: `ceiling-${process.pid}-${inserts + i}`, settings: EVENT_ROW_SETTINGS })));
   spent += performance.now() - started;
-  rows += rowsPerInsert;
-  inserts++;
-  next = rowsOf(inserts);
+  rows += rowsPerInsert * bodies.length;
+  inserts += bodies.length;
 }
 await store.close();
 process.stdout.write(`${JSON.stringify({ rows, seconds: spent / 1000, inserts })}\n`);

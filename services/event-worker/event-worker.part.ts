@@ -49,7 +49,7 @@ export const EVENT_WORKER_CONSUMER = {
  * sharing two cores with everything else, as distributed/problems-equivalence.test.ts runs them,
  * take longer with two: 51 s against 41–42 s for that test alone.)
  */
-const STORE_AHEAD = 2;
+export const STORE_AHEAD = 2;
 
 /**
  * Message data inserted at once at most (insert-groups.ts). The rows of one insert, about as large

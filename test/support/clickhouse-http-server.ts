@@ -102,12 +102,29 @@ async function execute(request: Request): Promise<NativeResult> {
   }
 }
 
-// One request at a time on the engine, as the chDB adapter does.
-let tail: Promise<unknown> = Promise.resolve();
-function serially<T>(work: () => Promise<T>): Promise<T> {
-  const result = tail.then(work, work);
-  tail = result.catch(() => undefined);
-  return result;
+/**
+ * Requests run side by side, as on a server: an insert does not hold up a query sent beside it.
+ * Each has its own connection (execute); chDB runs statements of several connections at once
+ * and serialises bound-parameter queries itself. At most ENGINE_CALLS at a time, the others
+ * wait their turn in arrival order.
+ */
+const ENGINE_CALLS = 4;
+const running = new Set<Promise<unknown>>();
+const queued: Array<() => void> = [];
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running.size >= ENGINE_CALLS) await new Promise<void>((resolve) => queued.push(resolve));
+  const call = work();
+  const settled = call.then(
+    () => undefined,
+    () => undefined,
+  );
+  running.add(settled);
+  try {
+    return await call;
+  } finally {
+    running.delete(settled);
+    queued.shift()?.();
+  }
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -142,7 +159,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   const request = parseRequest(url, body);
   const started = process.hrtime.bigint();
-  const result = await serially(() => execute(request));
+  const result = await inTurn(() => execute(request));
   const summary = {
     read_rows: String(result.rowsRead ?? 0),
     read_bytes: String(result.bytesRead ?? 0),
@@ -175,7 +192,7 @@ async function shutdown(): Promise<void> {
   stopping = true;
   server.close();
   server.closeAllConnections();
-  await tail;
+  while (running.size > 0) await Promise.all(running);
   anchor.close();
   process.exit(0);
 }
