@@ -15,8 +15,11 @@ export const idPrefix = (batchId: string): string => `${batchId.slice(0, 8)}-${b
 
 /** A UUID from a batch id and a record index (the last 8 digits carry the index). */
 export function recordId(batchId: string, index: number): string {
-  return idPrefix(batchId) + index.toString(16).padStart(8, '0');
+  return idPrefix(batchId) + hex8(index);
 }
+
+/** The 8 lower-case hex digits of a record's index in its id. */
+const hex8 = (index: number): string => index.toString(16).padStart(8, '0');
 
 /**
  * Settings an insert of these rows needs: a JSON object or array given for the String column
@@ -26,6 +29,9 @@ export function recordId(batchId: string, index: number): string {
  * make the whole batch, with the records sent beside it, fail again on every retry.
  */
 export const EVENT_ROW_SETTINGS = { input_format_json_read_objects_as_strings: 1, input_format_json_read_arrays_as_strings: 1, max_partitions_per_insert_block: 0 } as const;
+
+/** The first byte of a JSON object or array: such a payload goes into its row as it is. */
+export const isObjectOrArrayStart = (byte: number | undefined): boolean => byte === 123 /* { */ || byte === 91; /* [ */
 
 /** The payload as it goes into the row: objects and arrays as they are, anything else quoted. */
 function payloadField(payload: string): string {
@@ -41,16 +47,13 @@ export const retentionField = (days: number | undefined): string => (days === un
 const [ID, STREAM_ID, TS] = EVENT_ROW_HEAD;
 
 /*
- * An event row's text, around what changes from record to record (its index, its date and its
- * payload), in one place for both ways of writing it: the head's field names joined into the text
- * around them once, not on every row.
+ * An event row's text around what changes from record to record (its index, its date and its
+ * payload), in one place for both ways of writing it (eventRowLine, EventRowBytes).
  */
 const rowOpen = (prefix: string): string => `{"${ID}":"${prefix}`;
 const beforeTs = (streamId: number): string => `","${STREAM_ID}":${streamId},"${TS}":"`;
 const beforePayload = (receivedAt: string, routeJson: string, labelsJson: string, retention: string): string =>
   `","received_at":"${receivedAt}","route":${routeJson},"labels":${labelsJson}${retention},"payload":`;
-const hex8 = (index: number): string => index.toString(16).padStart(8, '0');
-
 /**
  * One event row; `prefix` is idPrefix(batchId), dates already in ClickHouse form; `payload` is JSON
  * text; `retention` is retentionField(...).
@@ -68,9 +71,6 @@ export function eventRowLine(
 ): string {
   return `${rowOpen(prefix)}${hex8(index)}${beforeTs(streamId)}${ts}${beforePayload(receivedAt, routeJson, labelsJson, retention)}${payloadField(payload)}}`;
 }
-
-/** The first byte of a JSON object or array: such a payload goes into its row as it is. */
-export const isObjectOrArrayStart = (byte: number | undefined): boolean => byte === 123 /* { */ || byte === 91; /* [ */
 
 /** What the rows of one part share: its receipt date, route and labels (EventRowBytes.part). */
 export interface RowPart {
