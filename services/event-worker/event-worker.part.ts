@@ -44,8 +44,9 @@ export const EVENT_WORKER_CONSUMER = {
  * Batches one worker inserts at once (each its own insert, over its own chDB connection when
  * embedded): while one is being inserted the next is decoded and inserted beside it. Measured
  * in-process, 1 000-record bodies: about 240 000 → 310 000 records/s stored. On JetStream, one
- * worker storing a backlog alone against the test ClickHouse endpoint (bench/problems.bench.ts):
- * 0.52 of the endpoint's insert ceiling one batch at a time, 0.69–0.87 with two. (Several workers
+ * worker storing a backlog alone against the test ClickHouse endpoint (bench/problems.bench.ts,
+ * when the endpoint ran one statement at a time): 0.52 of its insert ceiling one batch at a time,
+ * 0.69–0.87 with two. (Several workers
  * sharing two cores with everything else, as distributed/problems-equivalence.test.ts runs them,
  * take longer with two: 51 s against 41–42 s for that test alone.)
  */
