@@ -89,7 +89,9 @@ function parseRequest(url: URL, body: string): Request {
 async function execute(request: Request): Promise<NativeResult> {
   const session = new Session(dataDir, engineArgs);
   const run = (sql: string, params?: Record<string, string>): Promise<NativeResult> =>
-    native.QueryAsyncConnection(session.connection, sql, request.format, params && Object.keys(params).length > 0 ? params : undefined);
+    params && Object.keys(params).length > 0
+      ? oneBoundAtATime(() => native.QueryAsyncConnection(session.connection, sql, request.format, params))
+      : native.QueryAsyncConnection(session.connection, sql, request.format);
   try {
     await run('USE {db:Identifier}', { db: request.database });
     for (const [name, value] of request.settings) {
@@ -103,10 +105,22 @@ async function execute(request: Request): Promise<NativeResult> {
 }
 
 /**
+ * chDB keeps a statement's bound parameters in state its connections share: two bound statements
+ * at once, even on different connections, read each other's values and can abort the engine.
+ * chDB's own bind API runs them one at a time, process-wide; this server calls the addon
+ * directly (see `native`), so it does the same. Statements without parameters run side by side.
+ */
+let boundTail: Promise<unknown> = Promise.resolve();
+function oneBoundAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const result = boundTail.then(work, work);
+  boundTail = result.catch(() => undefined);
+  return result;
+}
+
+/**
  * Requests run side by side, as on a server: an insert does not hold up a query sent beside it.
- * Each has its own connection (execute); chDB runs statements of several connections at once
- * and serialises bound-parameter queries itself. At most ENGINE_CALLS at a time, the others
- * wait their turn in arrival order.
+ * Each has its own connection (execute); bound statements still take their turn (above). At most
+ * ENGINE_CALLS requests at a time, the others wait their turn in arrival order.
  */
 const ENGINE_CALLS = 4;
 const running = new Set<Promise<unknown>>();
