@@ -123,21 +123,23 @@ function oneBoundAtATime<T>(work: () => Promise<T>): Promise<T> {
  * ENGINE_CALLS requests at a time, the others wait their turn in arrival order.
  */
 const ENGINE_CALLS = 4;
-const running = new Set<Promise<unknown>>();
+/** Requests holding a turn; a turn that ends passes straight to the oldest one waiting. */
+let active = 0;
 const queued: Array<() => void> = [];
+/** Every request's work, for the shutdown to wait on. */
+const running = new Set<Promise<unknown>>();
 async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (running.size >= ENGINE_CALLS) await new Promise<void>((resolve) => queued.push(resolve));
+  if (active < ENGINE_CALLS) active++;
+  else await new Promise<void>((resolve) => queued.push(resolve));
   const call = work();
-  const settled = call.then(
-    () => undefined,
-    () => undefined,
-  );
-  running.add(settled);
+  running.add(call);
   try {
     return await call;
   } finally {
-    running.delete(settled);
-    queued.shift()?.();
+    running.delete(call);
+    const next = queued.shift();
+    if (next) next();
+    else active--;
   }
 }
 
@@ -206,7 +208,7 @@ async function shutdown(): Promise<void> {
   stopping = true;
   server.close();
   server.closeAllConnections();
-  while (running.size > 0) await Promise.all(running);
+  while (running.size > 0) await Promise.allSettled(running);
   anchor.close();
   process.exit(0);
 }
