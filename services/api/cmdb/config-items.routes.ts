@@ -182,10 +182,10 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
         const id = ciId(req);
         const ci = findCi(model, id);
         if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
-        const flag = (name: keyof typeof req.queryValues) => req.queryValues[name] === true;
-        if (!flag('includeState') && !flag('includeHealth') && !flag('includeIcon') && !flag('includeSla')) return json(200, plainBytes(ci), JSON_TYPE);
-        const view = ciView(model, ci, { includeState: flag('includeState'), includeHealth: flag('includeHealth'), includeIcon: flag('includeIcon'), now: deps.now() });
-        if (flag('includeSla')) view.sla = liveSlaView(deps.liveSla.ofCi(id));
+        const { includeState, includeHealth, includeIcon, includeSla } = req.queryValues;
+        if (includeState !== true && includeHealth !== true && includeIcon !== true && includeSla !== true) return json(200, plainBytes(ci), JSON_TYPE);
+        const view = ciView(model, ci, { includeState: includeState === true, includeHealth: includeHealth === true, includeIcon: includeIcon === true, now: deps.now() });
+        if (includeSla === true) view.sla = liveSlaView(deps.liveSla.ofCi(id));
         return json(200, view);
       },
     }),
