@@ -109,6 +109,8 @@ export class Exchange implements ResponseState {
   aborted = false;
   done = false;
   stopStream?: () => void;
+  /** In the route handler's own turn (start), where uWS has corked the response already. */
+  private inStart = false;
   private readonly started = performance.now();
   private readonly request: IncomingRequest;
 
@@ -134,6 +136,15 @@ export class Exchange implements ResponseState {
 
   /** `headerBytes`: the size of the header fields' names and values. */
   start(headerBytes: number): void {
+    this.inStart = true;
+    try {
+      this.startInTurn(headerBytes);
+    } finally {
+      this.inStart = false;
+    }
+  }
+
+  private startInTurn(headerBytes: number): void {
     const { compiled, request } = this;
     if (headerBytes > MAX_HEADER_BYTES) {
       // Answered before the body is read: the connection closes rather than carry it unread.
@@ -276,7 +287,7 @@ export class Exchange implements ResponseState {
       return;
     }
     try {
-      writeWhole(this.res, this, reply, this.request.id, closeConnection, head);
+      writeWhole(this.res, this, reply, this.request.id, closeConnection, head, this.inStart);
       this.complete(reply.status);
     } catch (err) {
       this.failedWriting(err, reply.status);

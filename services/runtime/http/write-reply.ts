@@ -31,10 +31,13 @@ function writeHead(res: HttpResponse, reply: Reply, requestId: string, contentTy
 
 /**
  * Writes a reply with a whole body in one corked write, synchronously: most answers are small,
- * and a promise per answer showed up in the ingestion profile.
+ * and a promise per answer showed up in the ingestion profile. `corked`: called from the route
+ * handler's own turn, where uWS has corked the response already (its docs: "you're corked in the
+ * immediately executing top portion of the route handler"), so no cork call (a round trip from
+ * JavaScript to uWS and back) is made. `head`: the answer to a HEAD request, its headers and the
+ * length the body would have, no body.
  */
-/** `head`: the answer to a HEAD request, its headers and the length the body would have, no body. */
-export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply, requestId: string, closeConnection = false, head = false): void {
+export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply, requestId: string, closeConnection = false, head = false, corked = false): void {
   if (state.aborted) return;
   let payload: string | Buffer | undefined;
   let contentType: string | undefined;
@@ -44,20 +47,31 @@ export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply
     payload = JSON.stringify(reply.body);
     contentType = 'application/json';
   }
-  res.cork(() => {
-    writeHead(res, reply, requestId, contentType);
-    // uWS's endWithoutBody(n) with n > 0 leaves the response waiting for n bytes that never come,
-    // and the next request on a kept-alive connection is lost (a HEAD health check, then a
-    // POST); an explicit `undefined` is read as a huge length. So a HEAD's length is written as a
-    // header and the answer ended by endWithoutBody() without arguments, which adds no length: the
-    // same for a 304, which reports none (RFC 9110 §8.6). A connection being closed anyway keeps
-    // the simple call.
-    if (!closeConnection && (reply.status === 304 || (head && payload !== undefined))) {
-      if (reply.status !== 304) res.writeHeader('content-length', String(Buffer.byteLength(payload!)));
-      res.endWithoutBody();
-    } else if (payload === undefined || head) res.endWithoutBody(payload === undefined ? 0 : Buffer.byteLength(payload), closeConnection);
-    else res.end(payload, closeConnection);
-  });
+  if (corked) writeWholeCorked(res, reply, requestId, payload, contentType, closeConnection, head);
+  else res.cork(() => writeWholeCorked(res, reply, requestId, payload, contentType, closeConnection, head));
+}
+
+function writeWholeCorked(
+  res: HttpResponse,
+  reply: Reply,
+  requestId: string,
+  payload: string | Buffer | undefined,
+  contentType: string | undefined,
+  closeConnection: boolean,
+  head: boolean,
+): void {
+  writeHead(res, reply, requestId, contentType);
+  // uWS's endWithoutBody(n) with n > 0 leaves the response waiting for n bytes that never come,
+  // and the next request on a kept-alive connection is lost (a HEAD health check, then a
+  // POST); an explicit `undefined` is read as a huge length. So a HEAD's length is written as a
+  // header and the answer ended by endWithoutBody() without arguments, which adds no length: the
+  // same for a 304, which reports none (RFC 9110 §8.6). A connection being closed anyway keeps
+  // the simple call.
+  if (!closeConnection && (reply.status === 304 || (head && payload !== undefined))) {
+    if (reply.status !== 304) res.writeHeader('content-length', String(Buffer.byteLength(payload!)));
+    res.endWithoutBody();
+  } else if (payload === undefined || head) res.endWithoutBody(payload === undefined ? 0 : Buffer.byteLength(payload), closeConnection);
+  else res.end(payload, closeConnection);
 }
 
 /**
