@@ -35,7 +35,7 @@ import { type Actor, ciIdOrThrow, findCi } from '../../control-plane/cmdb/ci-che
 import { filterCis } from '../../control-plane/cmdb/ci-filter.js';
 import { addGrant, removeGrant, updateGrant } from '../../control-plane/cmdb/grant.commands.js';
 import { addChild, addInfluential, removeChild, removeInfluential } from '../../control-plane/cmdb/link.commands.js';
-import { canRead, levelOn } from '../../control-plane/rights/ci-rights.js';
+import { canRead, levelOnCi } from '../../control-plane/rights/ci-rights.js';
 import type { PlatformModel } from '../../control-plane/model.js';
 import { fail } from '../../../schemas/errors.js';
 import { defineRoute, json, noContent, type Request, type Route } from '../../runtime/http/route.js';
@@ -181,7 +181,7 @@ export function configItemRoutes(deps: ApiDeps): Route[] {
       handler: (req) => {
         const id = ciId(req);
         const ci = findCi(model, id);
-        if (!canRead(levelOn(model.slices.cmdb, principal(req).subject, id))) throw fail('ci.read_forbidden', { id });
+        if (!canRead(levelOnCi(model.slices.cmdb, principal(req).subject, ci))) throw fail('ci.read_forbidden', { id });
         const { includeState, includeHealth, includeIcon, includeSla } = req.queryValues;
         if (includeState !== true && includeHealth !== true && includeIcon !== true && includeSla !== true) return json(200, plainBytes(ci), JSON_TYPE);
         const view = ciView(model, ci, { includeState: includeState === true, includeHealth: includeHealth === true, includeIcon: includeIcon === true, now: deps.now() });

@@ -55,7 +55,11 @@ function inheritedFrom(ci: CiRecord, subject: Subject): Level {
 /** The subject's level on one CI: walks the ancestors (depth is small). */
 export function levelOn(cmdb: CmdbSlice, subject: Subject, ciId: number): Level {
   const ci = cmdb.cis.get(ciId);
-  if (!ci) return Level.None;
+  return ci ? levelOnCi(cmdb, subject, ci) : Level.None;
+}
+
+/** As levelOn, for a CI already looked up (a read looks it up once). */
+export function levelOnCi(cmdb: CmdbSlice, subject: Subject, ci: CiRecord): Level {
   if (subject.admin) return Level.Write;
   let level = ownLevel(ci, subject);
   // A plain loop rather than cmdb.ancestors(): this runs on every CI read.
