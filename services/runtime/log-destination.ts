@@ -75,10 +75,8 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
     const lines = waiting.splice(0, count);
     sizes.splice(0, count);
     waitingBytes -= size;
-    const bytes = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (const line of lines) at += bytes.write(line, at);
-    return { bytes, lines: lines.length };
+    // One encoding of the joined lines costs less than one per line.
+    return { bytes: Buffer.from(lines.join('')), lines: lines.length };
   };
 
   const failed = (error: NodeJS.ErrnoException, lines: number): void => {
