@@ -49,8 +49,15 @@ export function accessLogOf(logger: Logger): ((fields: AccessFields) => void) | 
   if (!output) throw new Error('the logger has no output to write the access line on');
   const head = `{"level":${pino.levels.values['info']},"time":`;
   const pid = `,"pid":${process.pid},"reqId":`;
+  // Route names are few and fixed: each is written as JSON once.
+  const routes = new Map<string, string>();
+  const routeJson = (route: string): string => {
+    let json = routes.get(route);
+    if (json === undefined) routes.set(route, (json = JSON.stringify(route)));
+    return json;
+  };
   return (f) =>
     output.write(
-      `${head}${Date.now()}${pid}${JSON.stringify(f.reqId)},"method":"${f.method}","path":${JSON.stringify(f.path)},"route":${JSON.stringify(f.route)},"status":${f.status},"ms":${f.ms},"msg":"request"}\n`,
+      `${head}${Date.now()}${pid}${JSON.stringify(f.reqId)},"method":"${f.method}","path":${JSON.stringify(f.path)},"route":${routeJson(f.route)},"status":${f.status},"ms":${f.ms},"msg":"request"}\n`,
     );
 }

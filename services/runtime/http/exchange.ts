@@ -125,7 +125,8 @@ export class Exchange implements ResponseState {
     headers: Record<string, string>,
     params: Record<string, string>,
   ) {
-    const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const typeHeader = headers['content-type'];
+    const contentType = typeHeader === undefined ? '' : typeHeader.split(';')[0]!.trim().toLowerCase();
     this.request = new IncomingRequest(id, method, path, params, headers, contentType, queryString, context.logger, compiled?.parsedQueries);
     res.onAborted(() => {
       this.aborted = true;

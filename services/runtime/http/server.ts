@@ -169,6 +169,8 @@ export function createHttpServer(config: HttpServerConfig, deps: { logger: Logge
 }
 
 function safeDecode(value: string): string {
+  // Most parameters (ids) hold nothing escaped.
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {
