@@ -74,6 +74,10 @@ const RETRY_MS = 1000;
 export interface EventWorkerHooks {
   /** Runs after a batch's rows are stored and before its ack (tests inject a crash here). */
   afterInsert?: (message: BusMessage) => void;
+  /** Runs as a group's insert starts, which waits for it (tests hold inserts here). */
+  beforeInsert?: () => Promise<void>;
+  /** Runs once a group is decoded, before its insert waits for a slot (tests watch the pulls). */
+  afterDecode?: (messages: readonly BusMessage[]) => void;
 }
 
 /**
@@ -186,6 +190,7 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
   async function store(decoded: Decoded[], recheck = false): Promise<Stored> {
     const token = groupToken(decoded);
     try {
+      await hooks.beforeInsert?.();
       const events = await unstoredOf(
         'events',
         decoded.map((d) => (mayBeStored(d, recheck) ? d.rows.events : NONE)),
@@ -282,6 +287,13 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
   }
 
   const window = createStoreWindow<StoredBatch>(STORE_AHEAD, settle, (err) => ctx.logger.error({ err }, 'an event worker stage failed unexpectedly'));
+  /**
+   * A slot in the window for the next insert. The handler does not wait for it before it returns:
+   * the next batch is pulled and decoded while STORE_AHEAD inserts run, and only its insert waits
+   * for the slot. Waiting before the pull left the endpoint one insert short for the time of a
+   * pull and a decode after every insert.
+   */
+  let room: Promise<void> = Promise.resolve();
   const handler = async (batch: BusMessage[]): Promise<void> => {
     const started = Date.now();
     let records = 0;
@@ -290,7 +302,9 @@ export function createBatchWorker(ctx: BatchWorkerDeps, publisher: HitsPublisher
       if (decoded.length === 0) continue;
       for (const d of decoded) records += d.rows.eventCount + d.rows.deadLetterCount;
       const release = edge.hold(decoded.map((d) => d.message));
-      await window.admit(store(decoded).then((outcome) => ({ decoded, outcome, release })));
+      hooks.afterDecode?.(group);
+      await room;
+      room = window.admit(store(decoded).then((outcome) => ({ decoded, outcome, release })));
     }
     // What arrives meanwhile gathers in the bus for the next pull.
     const wait = started + insertSpacingMs(ctx.engines.bus.profile.oneProcess, records) - Date.now();
