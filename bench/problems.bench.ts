@@ -66,6 +66,8 @@ const CEILING_SECONDS = Number(process.env['BENCH_CEILING_SECONDS'] ?? 5);
  */
 const ALONE_BODIES = Number(process.env['BENCH_ALONE_BODIES'] ?? 250);
 const ALONE_SAMPLE_MS = 50;
+/** Backlogs the worker stores alone per round: one times only about three of its inserts. */
+const ALONE_REPEATS = Number(process.env['BENCH_ALONE_REPEATS'] ?? 3);
 /** How often the bus backlog is read during a load. */
 const PENDING_SAMPLE_MS = 250;
 /** When set, every platform process's stdout and stderr are appended to files there. */
@@ -142,6 +144,8 @@ interface WorkerAlone {
   refused: number;
   rowsPerSec: number;
   timedRows: number;
+  /** Backlogs stored (ALONE_REPEATS). */
+  backlogs: number;
 }
 const workerAlone: WorkerAlone[] = [];
 const ceilings: WrkResult[] = [];
@@ -225,7 +229,7 @@ function keepLogs(child: Child, name: string): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function platformRun(mode: Mode, round: number, script: string, aloneScript: string): Promise<void> {
+async function platformRun(mode: Mode, round: number, script: string, aloneScripts: readonly string[]): Promise<void> {
   const dataDir = tempDir('ops-bench-problems-');
   const distributed: DistributedServers | undefined = mode === 'embedded' ? undefined : await startDistributedServers(DATA_ROOT);
   // Embedded: no server named, whatever this shell's environment says.
@@ -284,36 +288,44 @@ async function platformRun(mode: Mode, round: number, script: string, aloneScrip
       );
     }
     if (mode === 'jetstream-1') {
-      // The worker alone: a backlog left on the bus while it was stopped, stored with nothing else running.
-      await workers[0]!.child.stop(20_000);
-      // One connection: a bus message per body, so the worker takes the backlog in several pulls.
-      const fill = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams.plain.key}`, aloneScript, { threads: THREADS, connections: 1, seconds: 60 });
-      const backlog = (fill.requests - fill.status) * CIS;
-      const id = String(streams.plain.id);
-      const base = (await count()).rows[id] ?? 0;
-      workers[0] = await startWorker(1, false);
-      const samples: Array<{ at: number; rows: number }> = [];
-      // Until the backlog is stored and acknowledged (the rows may exceed the records wrk counted:
-      // it stops after its last counted answer, with requests still in flight).
-      for (const deadline = Date.now() + 300_000; Date.now() < deadline;) {
-        const at = await count();
-        const rows = (at.rows[id] ?? 0) - base;
-        samples.push({ at: performance.now(), rows });
-        if (rows >= backlog && (at.pending['RECORDS'] ?? 0) === 0) break;
-        await sleep(ALONE_SAMPLE_MS);
+      // The worker alone: a backlog left on the bus while it was stopped, stored with nothing else
+      // running; ALONE_REPEATS backlogs, their timed rows over their timed seconds.
+      const alone: WorkerAlone = { round, backlog: 0, refused: 0, rowsPerSec: Number.NaN, timedRows: 0, backlogs: 0 };
+      let timedSeconds = 0;
+      for (const [repeat, aloneScript] of aloneScripts.entries()) {
+        await workers[0]!.child.stop(20_000);
+        // One connection: a bus message per body, so the worker takes the backlog in several pulls.
+        const fill = await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=${streams.plain.key}`, aloneScript, { threads: THREADS, connections: 1, seconds: 60 });
+        const backlog = (fill.requests - fill.status) * CIS;
+        const id = String(streams.plain.id);
+        const base = (await count()).rows[id] ?? 0;
+        workers[0] = await startWorker(1, false);
+        const samples: Array<{ at: number; rows: number }> = [];
+        // Until the backlog is stored and acknowledged (the rows may exceed the records wrk counted:
+        // it stops after its last counted answer, with requests still in flight).
+        for (const deadline = Date.now() + 300_000; Date.now() < deadline;) {
+          const at = await count();
+          const rows = (at.rows[id] ?? 0) - base;
+          samples.push({ at: performance.now(), rows });
+          if (rows >= backlog && (at.pending['RECORDS'] ?? 0) === 0) break;
+          await sleep(ALONE_SAMPLE_MS);
+        }
+        await waitReady(workers[0].port, workers[0].child);
+        const first = samples.find((s) => s.rows > 0);
+        // Stored: the first count that saw every row, not the later one that also saw the acks.
+        const last = samples.find((s) => s.rows >= backlog) ?? samples[samples.length - 1]!;
+        alone.backlog += backlog;
+        alone.refused += fill.status;
+        alone.backlogs++;
+        if (first && last.rows > first.rows) {
+          alone.timedRows += last.rows - first.rows;
+          timedSeconds += (last.at - first.at) / 1000;
+        }
+        process.stderr.write(`round ${round} ${mode}: the worker alone, backlog ${repeat + 1}: ${first ? last.rows - first.rows : 0} rows timed of ${backlog}\n`);
       }
-      await waitReady(workers[0].port, workers[0].child);
-      const first = samples.find((s) => s.rows > 0);
-      // Stored: the first count that saw every row, not the later one that also saw the acks.
-      const last = samples.find((s) => s.rows >= backlog) ?? samples[samples.length - 1]!;
-      workerAlone.push({
-        round,
-        backlog,
-        refused: fill.status,
-        rowsPerSec: first && last.rows > first.rows ? (last.rows - first.rows) / ((last.at - first.at) / 1000) : Number.NaN,
-        timedRows: first ? last.rows - first.rows : 0,
-      });
-      process.stderr.write(`round ${round} ${mode}: the worker alone stored ${int(workerAlone[workerAlone.length - 1]!.rowsPerSec)} records/s (${last.rows} of ${backlog})\n`);
+      alone.rowsPerSec = timedSeconds > 0 ? alone.timedRows / timedSeconds : Number.NaN;
+      workerAlone.push(alone);
+      process.stderr.write(`round ${round} ${mode}: the worker alone stored ${int(alone.rowsPerSec)} records/s over ${alone.backlogs} backlogs\n`);
     }
 
     const order: Stream[] = round % 2 === 1 ? ['plain', 'triggered'] : ['triggered', 'plain'];
@@ -425,14 +437,18 @@ async function main(): Promise<void> {
       flipShare = writeWrkScript(script, { ...bodies, maxRequestsPerThread: Math.ceil(MAX_BODIES / THREADS) }).flipShare;
       // The ceiling: the same bodies, for the whole duration.
       writeWrkScript(ceilingScript, bodies);
-      // The worker's backlog (JetStream, one worker): bodies dated before the loads'.
-      const aloneScript = join(scriptDir, `round-${round}-alone.lua`);
-      writeWrkScript(aloneScript, { ...bodies, startSeconds: bodies.startSeconds - 2 * ALONE_BODIES, maxRequestsPerThread: Math.ceil(ALONE_BODIES / THREADS) });
+      // The worker's backlogs (JetStream, one worker): bodies dated before the loads', each backlog
+      // before the one stored ahead of it, so no two carry the same records.
+      const aloneScripts = Array.from({ length: ALONE_REPEATS }, (_, repeat) => {
+        const path = join(scriptDir, `round-${round}-alone-${repeat + 1}.lua`);
+        writeWrkScript(path, { ...bodies, startSeconds: bodies.startSeconds - (2 + repeat) * ALONE_BODIES, maxRequestsPerThread: Math.ceil(ALONE_BODIES / THREADS) });
+        return path;
+      });
       const bare = startChild('ceiling', 'bench/support/bare-ingest-server.ts');
       const { port } = JSON.parse(await bare.firstLine(10_000)) as { port: number };
       ceilings.push(await runWrk(`http://127.0.0.1:${port}${PATH}?streamKey=ceiling`, ceilingScript, { threads: THREADS, connections: CONNECTIONS, seconds: SECONDS }));
       await bare.stop();
-      for (const mode of MODES) await platformRun(mode, round, script, aloneScript);
+      for (const mode of MODES) await platformRun(mode, round, script, aloneScripts);
       process.stderr.write(`round ${round} done\n`);
     }
   } finally {
@@ -522,7 +538,7 @@ function report(loadAtStart: number[]): void {
     const perInsert = plain && plain.insertBatches > 0 ? plain.rows / plain.insertBatches : 0;
     const alone = c.mode === 'jetstream-1' ? workerAlone.find((a) => a.round === c.round) : undefined;
     const aloneCells = alone
-      ? `${int(alone.rowsPerSec)} (${alone.timedRows.toLocaleString('en-US')} of ${alone.backlog.toLocaleString('en-US')} timed${alone.refused > 0 ? `, ${alone.refused} bodies refused` : ''}) | ${ratio(alone.rowsPerSec, c.rowsPerSec)}`
+      ? `${int(alone.rowsPerSec)} (${alone.timedRows.toLocaleString('en-US')} of ${alone.backlog.toLocaleString('en-US')} timed, ${alone.backlogs} backlogs${alone.refused > 0 ? `, ${alone.refused} bodies refused` : ''}) | ${ratio(alone.rowsPerSec, c.rowsPerSec)}`
       : '– | –';
     return `| ${c.round} | ${c.mode} | ${int(c.rowsPerSec)} (${c.inserts} inserts) | ${aloneCells} | ${plain ? int(plain.storedPerSec) : '–'} | ${underLoad(c)} | ${int(perInsert)} | ${plain?.maxPendingRecords ?? '–'} / ${triggered?.maxPendingRecords ?? '–'} |`;
   });
@@ -560,7 +576,7 @@ function report(loadAtStart: number[]): void {
     ...targets,
     '',
     "## JetStream: the worker against the ClickHouse endpoint's own ceiling",
-    `Before its loads, each JetStream run inserts event rows straight into its ClickHouse endpoint (support/endpoint-ceiling.ts: the worker's row text and settings through the same adapter, ${CEILING_ROWS_PER_INSERT.toLocaleString('en-US')} rows per insert, ${STORE_AHEAD} inserts at once as the worker makes them, for ${CEILING_SECONDS} s of inserts; the rows are made between rounds of inserts and not timed). The worker alone (one worker): it is stopped, ${ALONE_BODIES} bodies go to the plain stream, then it is started again and stores that backlog with nothing else running; its rate is over the rows stored after the first count that saw any, up to the first count that saw them all (read every ${ALONE_SAMPLE_MS} ms), so neither its start-up nor its last acks are timed. Under the load: the plain stream's stored rate (its inserts, no problem stage), while the ingress, nats-server and wrk share the two cores with it and the endpoint. Backlog: the RECORDS messages waiting on the bus, read from the platform's bus every ${PENDING_SAMPLE_MS} ms during each load.`,
+    `Before its loads, each JetStream run inserts event rows straight into its ClickHouse endpoint (support/endpoint-ceiling.ts: the worker's row text and settings through the same adapter, ${CEILING_ROWS_PER_INSERT.toLocaleString('en-US')} rows per insert, ${STORE_AHEAD} inserts at once as the worker makes them, for ${CEILING_SECONDS} s of inserts; the rows are made between rounds of inserts and not timed). The worker alone (one worker): it is stopped, ${ALONE_BODIES} bodies go to the plain stream, then it is started again and stores that backlog with nothing else running, ${ALONE_REPEATS} times; each backlog is timed over the rows stored after the first count that saw any, up to the first count that saw them all (read every ${ALONE_SAMPLE_MS} ms), so neither its start-up nor its last acks are timed, and the rate is the timed rows over the timed seconds of all. Under the load: the plain stream's stored rate (its inserts, no problem stage), while the ingress, nats-server and wrk share the two cores with it and the endpoint. Backlog: the RECORDS messages waiting on the bus, read from the platform's bus every ${PENDING_SAMPLE_MS} ms during each load.`,
     '',
     "| round | platform | endpoint ceiling, rows/s | worker alone, records/s | alone / ceiling | worker stored under the load (plain), records/s | under the load / ceiling | worker's rows per insert (plain) | most RECORDS messages waiting (plain / triggered) |",
     '|--:|---|--:|--:|--:|--:|--:|--:|--:|',
