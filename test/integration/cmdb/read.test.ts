@@ -373,6 +373,19 @@ t.test('#12 rule: the answer follows every change of what it names: its own fiel
   wgA.name = groupName;
 });
 
+t.test('#12 rule: each CI is answered with its own model, whatever id a client chose for it (2^32 apart, near 2^53)', async (t) => {
+  // Kept answers are found by id (ci-view-bytes.ts): ids that agree in their low 32 bits, or that
+  // are far past the generated ones, must not share one.
+  const low = 800_000 + Math.floor(Math.random() * 1000);
+  const cis = [await ciOfA({ id: low }), await ciOfA({ id: low + 2 ** 32 }), await ciOfA({ id: Number.MAX_SAFE_INTEGER - low })];
+  for (let round = 0; round < 2; round++) {
+    for (const ci of cis) {
+      const body = (await k.get(ci.id, userA.token)).body;
+      t.same([body.id, body.name], [ci.id, ci.name], `CI ${ci.id}, read ${round + 1}`);
+    }
+  }
+});
+
 t.test('#12 rule: a member of the owner workgroup of an ancestor, and a platform admin, may read', async (t) => {
   const root = await ciOfA();
   const leaf = await k.ci({ parent: { id: (await k.ci({ parent: { id: root.id } })).id } });
