@@ -221,23 +221,29 @@ export class Exchange implements ResponseState {
       this.fail(fail('http.body_too_large_declared', { declared, limit }), true);
       return;
     }
+    // No named function per request here: the TypeScript loader names each one with an
+    // Object.defineProperty, 2.7 % of the ingestion profile's main thread for this one.
     (reader ?? new BodyReader(this.res, limit)).take((body) => {
-      if (body === undefined) {
-        this.fail(fail('http.body_too_large', { limit }), true);
-        return;
-      }
-      const use = (decoded: Buffer): void => {
-        request.rawBody = decoded;
-        try {
-          if (compiled.bodyChecker) request.body = parseJson(decoded, compiled.bodyChecker);
-          this.run();
-        } catch (error) {
-          this.fail(error);
-        }
-      };
-      if (encoding === 'identity') use(body);
-      else decodeBody(body, encoding, limit).then(use, (error: unknown) => this.fail(error));
+      if (body === undefined) this.fail(fail('http.body_too_large', { limit }), true);
+      else if (encoding === 'identity') this.useBody(body);
+      else
+        decodeBody(body, encoding, limit).then(
+          (decoded) => this.useBody(decoded),
+          (error: unknown) => this.fail(error),
+        );
     });
+  }
+
+  /** The body as the client meant it (decoded): parsed and checked when the route has a schema, then the handler. */
+  private useBody(body: Buffer): void {
+    const { compiled, request } = this;
+    request.rawBody = body;
+    try {
+      if (compiled!.bodyChecker) request.body = parseJson(body, compiled!.bodyChecker);
+      this.run();
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   /** Converts and checks the query; a query string seen before is not checked again. */
