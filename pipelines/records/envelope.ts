@@ -106,6 +106,46 @@ export class MalformedBatchError extends Error {
   override readonly name = 'MalformedBatchError';
 }
 
+interface PartHeader {
+  t: number;
+  k: RecordKind;
+  n: number;
+}
+
+const KINDS: readonly RecordKind[] = ['json', 'xml', 'text'];
+const KIND_BYTES = KINDS.map((k) => Buffer.from(`"k":"${k}","n":`));
+const T_OPEN = Buffer.from('{"t":');
+
+/** The digits of a non-negative integer at `at`, and where they end; undefined: none, or too many. */
+function digitsAt(bytes: Buffer, at: number, end: number): { value: number; next: number } | undefined {
+  let value = 0;
+  let i = at;
+  while (i < end && bytes[i]! >= 48 && bytes[i]! <= 57 && i - at < 15) value = value * 10 + (bytes[i++]! - 48);
+  return i === at ? undefined : { value, next: i };
+}
+
+const matchesAt = (bytes: Buffer, at: number, expected: Buffer): boolean => {
+  for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+  return true;
+};
+
+/**
+ * A part header as encodeBatch writes it, `{"t":<ms>,"k":"<kind>","n":<count>}`, read from the
+ * bytes; undefined for any other spelling, which JSON.parse reads. A message of single-record
+ * requests has a header per record, and JSON.parse of each was half of decoding it.
+ */
+function partHeaderAt(bytes: Buffer, at: number, end: number): PartHeader | undefined {
+  if (!matchesAt(bytes, at, T_OPEN)) return undefined;
+  const t = digitsAt(bytes, at + T_OPEN.length, end);
+  if (!t || bytes[t.next] !== 44 /* , */) return undefined;
+  const kindAt = t.next + 1;
+  const k = KIND_BYTES.findIndex((kind) => matchesAt(bytes, kindAt, kind));
+  if (k < 0) return undefined;
+  const n = digitsAt(bytes, kindAt + KIND_BYTES[k]!.length, end);
+  if (!n || n.next !== end - 1 || bytes[n.next] !== 125 /* } */) return undefined;
+  return { t: t.value, k: KINDS[k]!, n: n.value };
+}
+
 /** A message as the bus carries it (UTF-8), or as text. */
 export function decodeBatch(message: Uint8Array | string): DecodedBatch {
   const bytes = typeof message === 'string' ? Buffer.from(message) : Buffer.from(message.buffer, message.byteOffset, message.byteLength);
@@ -128,7 +168,10 @@ export function decodeBatch(message: Uint8Array | string): DecodedBatch {
   const parts: DecodedPart[] = [];
   let count = 0;
   while (at < bytes.length) {
-    const part = JSON.parse(nextLine()) as { t: number; k: RecordKind; n: number };
+    const end = endOfLine();
+    const part = partHeaderAt(bytes, at, end) ?? (JSON.parse(bytes.toString('utf8', at, end)) as PartHeader);
+    at = end + 1;
+    lineNumber += 1;
     const starts: number[] = [];
     const ends: number[] = [];
     for (let i = 0; i < part.n; i++) {

@@ -69,3 +69,17 @@ t.test('a wrong header or a truncated batch is a MalformedBatchError', async (t)
   const truncated = `${full.split('\n').slice(0, 3).join('\n')}\n`;
   t.throws(() => decodeBatch(truncated), MalformedBatchError, 'a part announcing more records than follow');
 });
+
+t.test('a part header spelt otherwise than encodeBatch writes it is read all the same (as JSON)', async (t) => {
+  const records = ['{"a":1}', '{"a":2}'];
+  const written = encodeBatch(5, [batchPart(1_700_000_000_123, 'json', records)]);
+  const respelt = `{"v":1,"s":5}\n{ "n": 2, "k": "json", "t": 1700000000123 }\n${records.join('\n')}\n`;
+  t.strictSame(recordsOf(respelt), recordsOf(written));
+  t.strictSame(
+    recordsOf(written).records.map((r) => [r.index, r.receivedAt, r.kind, r.raw]),
+    [
+      [0, 1_700_000_000_123, 'json', '{"a":1}'],
+      [1, 1_700_000_000_123, 'json', '{"a":2}'],
+    ],
+  );
+});
