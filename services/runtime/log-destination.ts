@@ -8,7 +8,7 @@
  * Here a write that fails is counted (`ops_log_write_errors_total`) and its lines are dropped
  * (`ops_log_lines_dropped_total`); the lines after it are tried as usual, so logging comes back
  * by itself once the disk has room. EAGAIN (a non-blocking pipe that is full) is waited out, not
- * dropped. While writes are slow the lines wait in memory up to `maxBufferBytes`; lines beyond
+ * dropped. While writes are slow the lines wait in memory up to `maxBufferChars`; lines beyond
  * that are dropped too, so a stuck output costs bounded memory.
  */
 import { write as fsWrite, writeSync } from 'node:fs';
@@ -35,10 +35,14 @@ export interface LogDestination {
 export interface LogDestinationOptions {
   /** Default 1 (standard output). */
   fd?: number;
-  /** Lines waiting beyond this many bytes are dropped (default 8 MiB). */
-  maxBufferBytes?: number;
-  /** Lines written per write call at most, in bytes (default 1 MiB). */
-  maxWriteBytes?: number;
+  /**
+   * Lines waiting beyond this many characters are dropped (default 8 Mi). Sizes are counted in
+   * characters (UTF-16 code units: a byte each for the ASCII most log lines are), not bytes:
+   * measuring each line's UTF-8 length cost more than the rest of its way to the write.
+   */
+  maxBufferChars?: number;
+  /** Lines written per write call at most, in characters (default 1 Mi), unless one line alone is longer. */
+  maxWriteChars?: number;
   /**
    * How long a line may wait for others to share its write, in ms (default 10; 0 writes at once).
    * Under a request a millisecond each with its access line, writing as soon as the last write was
@@ -53,15 +57,17 @@ const SYNC_EAGAIN_TRIES = 50;
 
 export function createLogDestination(options: LogDestinationOptions = {}): LogDestination {
   const fd = options.fd ?? 1;
-  const maxBuffer = options.maxBufferBytes ?? 8 * 1024 * 1024;
-  const maxWrite = options.maxWriteBytes ?? 1024 * 1024;
+  const maxBuffer = options.maxBufferChars ?? 8 * 1024 * 1024;
+  const maxWrite = options.maxWriteChars ?? 1024 * 1024;
   const lingerMs = options.lingerMs ?? 10;
   const stats: LogOutputStats = { writeErrors: 0, droppedLines: 0, lastError: undefined };
 
-  /** Lines not yet handed to a write, and their sizes in bytes (measured once, as each comes). */
-  const waiting: string[] = [];
-  const sizes: number[] = [];
-  let waitingBytes = 0;
+  /**
+   * Lines not yet handed to a write, oldest first, joined as they come into chunks of a write's
+   * worth each (the last one still growing): one string each, encoded once when it is written.
+   */
+  const waiting: Array<{ text: string; chars: number; lines: number }> = [];
+  let waitingChars = 0;
   /** The write in progress: its bytes (what is left of them) and how many lines they hold. */
   let inFlight: { bytes: Buffer; lines: number } | undefined;
   let drainedCallbacks: Array<(error?: Error) => void> = [];
@@ -69,14 +75,9 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   let lingering: NodeJS.Timeout | undefined;
 
   const take = (): { bytes: Buffer; lines: number } => {
-    let size = 0;
-    let count = 0;
-    while (count < waiting.length && (count === 0 || size + sizes[count]! <= maxWrite)) size += sizes[count++]!;
-    const lines = waiting.splice(0, count);
-    sizes.splice(0, count);
-    waitingBytes -= size;
-    // One encoding of the joined lines costs less than one per line.
-    return { bytes: Buffer.from(lines.join('')), lines: lines.length };
+    const chunk = waiting.shift()!;
+    waitingChars -= chunk.chars;
+    return { bytes: Buffer.from(chunk.text), lines: chunk.lines };
   };
 
   const failed = (error: NodeJS.ErrnoException, lines: number): void => {
@@ -88,7 +89,7 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   /** Starts the next write: at once when asked to flush or when a write's worth waits, else after lingerMs. */
   function schedule(): void {
     if (inFlight) return;
-    if (lingerMs === 0 || waitingBytes >= maxWrite || drainedCallbacks.length > 0 || waiting.length === 0) next();
+    if (lingerMs === 0 || waitingChars >= maxWrite || drainedCallbacks.length > 0 || waiting.length === 0) next();
     else lingering ??= setTimeout(next, lingerMs).unref();
   }
 
@@ -133,14 +134,18 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
 
   return {
     write(line) {
-      const size = Buffer.byteLength(line);
-      if (waitingBytes + size > maxBuffer) {
+      const chars = line.length;
+      if (waitingChars + chars > maxBuffer) {
         stats.droppedLines++;
         return;
       }
-      waiting.push(line);
-      sizes.push(size);
-      waitingBytes += size;
+      const last = waiting.at(-1);
+      if (last && last.chars + chars <= maxWrite) {
+        last.text += line;
+        last.chars += chars;
+        last.lines += 1;
+      } else waiting.push({ text: line, chars, lines: 1 });
+      waitingChars += chars;
       schedule();
     },
     flush(done) {

@@ -50,7 +50,7 @@ t.test('to a file: every line, in order, and flushSync writes what waits', async
   const file = join(dir, 'out.log');
   const fd = openSync(file, 'a');
   t.teardown(() => closeSync(fd));
-  const destination = createLogDestination({ fd, maxWriteBytes: 4096 });
+  const destination = createLogDestination({ fd, maxWriteChars: 4096 });
   for (let i = 0; i < 5000; i++) destination.write(`${JSON.stringify({ i })}\n`);
   await flushed(destination);
   // Lines wait a little for others to share their write: flushSync writes them now.
@@ -73,7 +73,7 @@ t.test('to a file: every line, in order, and flushSync writes what waits', async
 t.test('lines over the buffer are dropped while the output is behind', { skip: fullDevice }, async (t) => {
   const fd = openSync('/dev/full', 'w');
   t.teardown(() => closeSync(fd));
-  const destination = createLogDestination({ fd, maxBufferBytes: 1000 });
+  const destination = createLogDestination({ fd, maxBufferChars: 1000 });
   // Written in one turn: they wait, and past 1 000 bytes they are dropped.
   for (let i = 0; i < 100; i++) destination.write(`${'x'.repeat(99)}\n`);
   t.equal(destination.stats().droppedLines, 90, 'dropped at once');
@@ -89,7 +89,7 @@ t.test('lines wait for others to share a write: until lingerMs, a write’s wort
   t.teardown(() => closeSync(fd));
   const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-  const lingering = createLogDestination({ fd, lingerMs: 3_600_000, maxWriteBytes: 100 });
+  const lingering = createLogDestination({ fd, lingerMs: 3_600_000, maxWriteChars: 100 });
   lingering.write('{"a":1}\n');
   lingering.write('{"b":2}\n');
   await turn();
@@ -101,7 +101,7 @@ t.test('lines wait for others to share a write: until lingerMs, a write’s wort
   lingering.write(`${'x'.repeat(60)}\n`);
   lingering.write(`${'y'.repeat(60)}\n`);
   while (!readFileSync(file, 'utf8').includes('x')) await turn();
-  t.pass('once a write’s worth (maxWriteBytes) waits, it is written without lingering');
+  t.pass('once a write’s worth (maxWriteChars) waits, it is written without lingering');
   t.notMatch(readFileSync(file, 'utf8'), /y/, 'what is left over lingers');
   await flushed(lingering);
   t.match(readFileSync(file, 'utf8'), /y{60}\n$/);
