@@ -30,12 +30,20 @@ export interface ReceiverDeps {
 /** A part's header line in its message, counted with its records. */
 const PART_HEADER_BYTES = 64;
 
-/**
- * `what` names the records in the answers ("record", "document", "alert"). Not an async function:
- * a request whose records fit one message (nearly all) waits on the batcher's own promise, not on
- * two more made for it (a promise and a turn each, at tens of thousands of requests a second).
- */
+/** `what` names the records in the answers ("record", "document", "alert"). */
 export function handOver(deps: ReceiverDeps, streamId: number, receivedAt: number, kind: RecordKind, records: readonly string[], what = 'record'): Promise<void> {
+  return handOverThen(deps, streamId, receivedAt, kind, records, what, stored);
+}
+
+const stored = (): void => undefined;
+
+/**
+ * handOver, resolving with what `then` makes once the bus holds the records. Not an async
+ * function: a request whose records fit one message (nearly all) waits on one promise made on the
+ * batcher's own, not on a promise per function and step (a promise and a turn each, at tens of
+ * thousands of requests a second).
+ */
+export function handOverThen<T>(deps: ReceiverDeps, streamId: number, receivedAt: number, kind: RecordKind, records: readonly string[], what: string, then: () => T): Promise<T> {
   const paused = deps.disk?.ingestRefusal();
   if (paused) return Promise.reject(paused);
   // batchParts cuts parts under the bound; only a part of one record can be over it.
@@ -46,11 +54,11 @@ export function handOver(deps: ReceiverDeps, streamId: number, receivedAt: numbe
     return Promise.reject(fail('ingest.larger_than_bus_message', { what, bytes: tooLarge - PART_HEADER_BYTES, limit: deps.maxMessageBytes }));
   }
   if (parts.length === 1) {
-    return deps.batcher.add(streamId, parts[0]!, sizes[0]!).catch((error: unknown) => {
+    return deps.batcher.add(streamId, parts[0]!, sizes[0]!).then(then, (error: unknown) => {
       throw refusal(error, what, '');
     });
   }
-  return handOverParts(deps, streamId, parts, sizes, what);
+  return handOverParts(deps, streamId, parts, sizes, what).then(then);
 }
 
 async function handOverParts(deps: ReceiverDeps, streamId: number, parts: readonly BatchPart[], sizes: readonly number[], what: string): Promise<void> {

@@ -18,7 +18,7 @@ import { type BodyCheck, type Framing, lineSlices, MEDIA_TYPES, type MediaType, 
 import { problems } from '../runtime/http/route-kit.js';
 import { fail } from '../../schemas/errors.js';
 import { defineRoute, json, type Reply, type Route } from '../runtime/http/route.js';
-import { handOver, type ReceiverDeps } from './hand-over.js';
+import { handOverThen, type ReceiverDeps } from './hand-over.js';
 import { authenticateStreamKey } from './stream-key.js';
 
 export const STREAM_DATA_PATH = '/api/public/cl/v1/stream-data';
@@ -68,7 +68,7 @@ function store(deps: ReceiverDeps, streamId: number, receivedAt: number, checked
   if (!checked.ok) throw fail('ingest.body_unreadable', { reason: checked.reason });
   const accepted = checked.lines.length;
   if (accepted === 0) throw fail('ingest.no_record');
-  return handOver(deps, streamId, receivedAt, checked.kind, checked.lines).then(() => json(200, { accepted }));
+  return handOverThen(deps, streamId, receivedAt, checked.kind, checked.lines, 'record', () => json(200, { accepted }));
 }
 
 export function streamDataRoute(deps: ReceiverDeps): Route {

@@ -126,7 +126,7 @@ export class Exchange implements ResponseState {
     params: Record<string, string>,
   ) {
     const typeHeader = headers['content-type'];
-    const contentType = typeHeader === undefined ? '' : typeHeader.split(';')[0]!.trim().toLowerCase();
+    const contentType = typeHeader === undefined ? '' : mediaTypeOf(typeHeader);
     this.request = new IncomingRequest(id, method, path, params, headers, contentType, queryString, context.logger, compiled?.parsedQueries);
     res.onAborted(() => {
       this.aborted = true;
@@ -211,7 +211,9 @@ export class Exchange implements ResponseState {
       const accepted = [...compiled.accepts].join(' or ');
       throw request.contentType ? fail('http.content_type_unsupported', { accepted, given: request.contentType }) : fail('http.content_type_missing', { accepted });
     }
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+    // Parameters come after a `;`: a bare media type (nearly every request) has no charset to read.
+    const typeHeader = request.headers['content-type'] ?? '';
+    const charset = typeHeader.includes(';') ? CHARSET.exec(typeHeader)?.[1]?.toLowerCase() : undefined;
     // Bodies are read as UTF-8: another charset would be decoded wrong, not refused.
     if (charset !== undefined && !UTF8_CHARSETS.has(charset)) throw fail('http.charset_unsupported', { charset });
     const encoding = bodyEncodingOf(request.headers['content-encoding']);
@@ -322,6 +324,14 @@ export class Exchange implements ResponseState {
       accessLog({ reqId: request.id, method: request.method, path: request.path, route: this.compiled?.route.name ?? 'unmatched', status, ms: Math.round(seconds * 1e5) / 100 });
     }
   }
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+
+/** The media type of a Content-Type header, without its parameters, in lower case. */
+function mediaTypeOf(header: string): string {
+  const semicolon = header.indexOf(';');
+  return (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
 function parseJson(body: Buffer, checker: Checker): unknown {
