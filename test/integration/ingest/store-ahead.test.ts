@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { createEventWorkerPart, STORE_AHEAD } from '../../../services/event-worker/event-worker.part.js';
+import { eventually } from '../../support/bus-recorder.js';
 import { startTestPlatform } from '../../support/platform.js';
 import { storedEvents } from '../../support/settled.js';
 
@@ -44,23 +45,19 @@ t.test('at most STORE_AHEAD inserts at once; the next waits for a slot, then eve
     });
     t.equal(answer.status, 200, `record ${n} acknowledged`);
   };
-  const until = async (what: () => boolean): Promise<void> => {
-    while (!what()) await new Promise((resolve) => setTimeout(resolve, 10));
-  };
-
   // One post at a time, each its own bus message and, held, its own insert.
   for (let n = 1; n <= STORE_AHEAD; n++) {
     await post(n);
-    await until(() => started === n);
+    await eventually(`insert ${n} started`, async () => started === n);
   }
   await post(STORE_AHEAD + 1);
-  await until(() => decoded === STORE_AHEAD + 1);
+  await eventually('the next batch decoded', async () => decoded === STORE_AHEAD + 1);
   t.pass('the next batch is pulled and decoded while the inserts run');
   for (let i = 0; i < 20; i++) await turn();
   t.equal(started, STORE_AHEAD, `${STORE_AHEAD} inserts running: its insert waits`);
 
   held.shift()!();
-  await until(() => started === STORE_AHEAD + 1);
+  await eventually('the waiting insert started', async () => started === STORE_AHEAD + 1);
   t.pass('a finished insert frees its slot for the waiting batch');
   while (held.length > 0 || started < STORE_AHEAD + 1) {
     held.shift()?.();

@@ -7,11 +7,21 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createMetrics } from '../../../../services/runtime/http/metrics.js';
 import { createLogDestination } from '../../../../services/runtime/log-destination.js';
 import { createLogger } from '../../../../services/runtime/logger.js';
 import { logOutputRefresher } from '../../../../services/runtime/storage-metrics.js';
+
+/** A log file of its own in a temporary directory, opened for appending; both gone at the test's end. */
+function tempLogFile(t: Test): { file: string; fd: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'ops-log-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'out.log');
+  const fd = openSync(file, 'a');
+  t.teardown(() => closeSync(fd));
+  return { file, fd };
+}
 
 const flushed = (d: { flush(done: () => void): void }): Promise<void> => new Promise((resolve) => d.flush(resolve));
 
@@ -45,11 +55,7 @@ t.test('on a full disk (/dev/full): counted, dropped, and the logger goes on', {
 });
 
 t.test('to a file: every line, in order, and flushSync writes what waits', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ops-log-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'out.log');
-  const fd = openSync(file, 'a');
-  t.teardown(() => closeSync(fd));
+  const { file, fd } = tempLogFile(t);
   const destination = createLogDestination({ fd, maxWriteChars: 4096 });
   for (let i = 0; i < 5000; i++) destination.write(`${JSON.stringify({ i })}\n`);
   await flushed(destination);
@@ -82,11 +88,7 @@ t.test('lines over the buffer are dropped while the output is behind', { skip: f
 });
 
 t.test('lines wait for others to share a write: until lingerMs, a write’s worth, or a flush', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'ops-log-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'out.log');
-  const fd = openSync(file, 'a');
-  t.teardown(() => closeSync(fd));
+  const { file, fd } = tempLogFile(t);
   const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
   const lingering = createLogDestination({ fd, lingerMs: 3_600_000, maxWriteChars: 100 });
