@@ -93,7 +93,7 @@ export function streamDataRoute(deps: ReceiverDeps): Route {
     // The spec's two places for the key; the receivers for agents also take a Basic password.
     authenticate: authenticateStreamKey(deps.streams, ['query', 'header']),
     // Not async: a body checked at once goes to the batcher in the same turn, and the answer
-    // waits on one promise chain rather than one more per function (see handOver).
+    // waits on one promise chain rather than one more per function (see handOverThen).
     handler(request) {
       const stream = request.auth;
       const receivedAt = deps.now();
