@@ -236,7 +236,7 @@ export class Exchange implements ResponseState {
     });
   }
 
-  /** The body as the client meant it (decoded): parsed and checked when the route has a schema, then the handler. */
+  /** The decoded body: parsed and checked when the route has a schema, then given to the handler. */
   private useBody(body: Buffer): void {
     const { compiled, request } = this;
     request.rawBody = body;
