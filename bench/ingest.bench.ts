@@ -246,15 +246,25 @@ async function main(): Promise<void> {
         `- ${mode} ${name}: ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.recordsPerSec).toLocaleString('en-US')).join(' / ')} records/s acknowledged; ${(runs.get(`${mode}/${name}`) ?? []).map((r) => Math.round(r.storedPerSec).toLocaleString('en-US')).join(' / ')} stored${mode === 'ceiling' ? '' : `; most RECORDS messages waiting ${(runs.get(`${mode}/${name}`) ?? []).map((r) => (r.maxPending ?? 0).toLocaleString('en-US')).join(' / ')}`}`,
     ),
   );
+  // Verdicts on the exact figures: a ratio printed as 0.50 may be under 0.5.
+  const singleRatios = runs.get('embedded/single')!.map((r, i) => r.reqPerSec / runs.get('ceiling/single')![i]!.reqPerSec);
+  const ndjsonStored = runs.get('embedded/ndjson')!.map((r) => r.storedPerSec);
+  const verdict = (ok: boolean[]): string =>
+    ok.every(Boolean)
+      ? 'holds'
+      : `missed in round ${ok
+          .map((o, i) => (o ? 0 : i + 1))
+          .filter((i) => i > 0)
+          .join(', ')}`;
   const targets = [
-    `- single-record posts all-in-one at ≥ 50% of the ceiling's req/s (${SINGLE_CONNECTIONS} connections), in every round (each against the ceiling of its round): ${runs
-      .get('embedded/single')!
-      .map((r, i) => (r.reqPerSec / runs.get('ceiling/single')![i]!.reqPerSec).toFixed(2))
-      .join(' / ')}; medians ${(median(runs.get('embedded/single')!.map((r) => r.reqPerSec)) / median(runs.get('ceiling/single')!.map((r) => r.reqPerSec))).toFixed(2)}`,
-    `- NDJSON ≥ 400 000 records/s stored end to end all-in-one, in every round: ${runs
-      .get('embedded/ndjson')!
-      .map((r) => Math.round(r.storedPerSec).toLocaleString('en-US'))
-      .join(' / ')} records/s (rows counted, over the run and its drain)`,
+    `- single-record posts all-in-one at ≥ 50% of the ceiling's req/s (${SINGLE_CONNECTIONS} connections), in every round (each against the ceiling of its round): ${singleRatios
+      .map((r) => r.toFixed(3))
+      .join(
+        ' / ',
+      )}; medians ${(median(runs.get('embedded/single')!.map((r) => r.reqPerSec)) / median(runs.get('ceiling/single')!.map((r) => r.reqPerSec))).toFixed(3)} — ${verdict(singleRatios.map((r) => r >= 0.5))}`,
+    `- NDJSON ≥ 400 000 records/s stored end to end all-in-one, in every round: ${ndjsonStored
+      .map((r) => Math.round(r).toLocaleString('en-US'))
+      .join(' / ')} records/s (rows counted, over the run and its drain) — ${verdict(ndjsonStored.map((r) => r >= 400_000))}`,
   ];
   const text = [
     '# Ingestion benchmark',
