@@ -8,7 +8,7 @@
  * begins with it.
  */
 import type { StreamConfigModel } from '../../schemas/stream.schema.js';
-import { decodeBatch, recordOf } from './envelope.js';
+import { decodeBatch, matchesAt, recordOf } from './envelope.js';
 import { deadLetterRow, EventRowBytes, eventRowLine, idPrefix, isObjectOrArrayStart, recordId, retentionField, type RowPart } from './event-row.js';
 import { createParseStep } from './parse.step.js';
 import { createPreprocessStep, needsFields } from './preprocess.step.js';
@@ -28,8 +28,7 @@ const LEADING_TIMESTAMP = Buffer.from('{"@timestamp":"');
  */
 function leadingTimestamp(bytes: Buffer, start: number, end: number, key: number, nextKey: number): number | undefined {
   if (key !== start + 1 || (nextKey >= 0 && nextKey < end)) return undefined;
-  // Byte by byte: a few dozen bytes, cheaper here than a call into Buffer's native search.
-  for (let i = 0; i < LEADING_TIMESTAMP.length; i++) if (bytes[start + i] !== LEADING_TIMESTAMP[i]) return undefined;
+  if (!matchesAt(bytes, start, LEADING_TIMESTAMP)) return undefined;
   const valueStart = start + LEADING_TIMESTAMP.length;
   let valueEnd = valueStart;
   while (valueEnd < end && bytes[valueEnd] !== 34 /* " */) valueEnd++;
