@@ -53,6 +53,18 @@ export interface LogDestinationOptions {
 }
 
 const EAGAIN_RETRY_MS = 10;
+/** Bytes of a chunk of lines (a write's worth at most), and how many written ones are kept for reuse. */
+const CHUNK_BYTES = 256 * 1024;
+const SPARE_CHUNKS = 4;
+const MAX_UTF8_PER_CHAR = 3;
+
+interface Chunk {
+  buffer: Buffer;
+  /** Bytes of `buffer` holding lines. */
+  used: number;
+  chars: number;
+  lines: number;
+}
 const SYNC_EAGAIN_TRIES = 50;
 
 export function createLogDestination(options: LogDestinationOptions = {}): LogDestination {
@@ -63,21 +75,38 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   const stats: LogOutputStats = { writeErrors: 0, droppedLines: 0, lastError: undefined };
 
   /**
-   * Lines not yet handed to a write, oldest first, joined as they come into chunks of a write's
-   * worth each (the last one still growing): one string each, encoded once when it is written.
+   * Lines not yet handed to a write, oldest first, encoded as they come into chunks of bytes (the
+   * last one still filling): a line costs one UTF-8 encoding into memory reused from write to
+   * write, where joining lines into a string and encoding that at the write copied them twice.
    */
-  const waiting: Array<{ text: string; chars: number; lines: number }> = [];
+  const waiting: Chunk[] = [];
   let waitingChars = 0;
+  /** Chunks whose write is done, for the next lines. */
+  const spare: Buffer[] = [];
+  const chunkBytes = Math.min(CHUNK_BYTES, maxWrite * MAX_UTF8_PER_CHAR);
   /** The write in progress: its bytes (what is left of them) and how many lines they hold. */
-  let inFlight: { bytes: Buffer; lines: number } | undefined;
+  let inFlight: { chunk: Chunk; bytes: Buffer } | undefined;
   let drainedCallbacks: Array<(error?: Error) => void> = [];
   /** The write waiting for more lines (lingerMs). */
   let lingering: NodeJS.Timeout | undefined;
 
-  const take = (): { bytes: Buffer; lines: number } => {
+  /** A chunk with room for `bytes` at least. */
+  const newChunk = (bytes: number): Chunk => ({
+    buffer: bytes <= chunkBytes ? (spare.pop() ?? Buffer.allocUnsafeSlow(chunkBytes)) : Buffer.allocUnsafeSlow(bytes),
+    used: 0,
+    chars: 0,
+    lines: 0,
+  });
+
+  const take = (): { chunk: Chunk; bytes: Buffer } => {
     const chunk = waiting.shift()!;
     waitingChars -= chunk.chars;
-    return { bytes: Buffer.from(chunk.text), lines: chunk.lines };
+    return { chunk, bytes: chunk.buffer.subarray(0, chunk.used) };
+  };
+
+  /** The chunk's write is over: its memory serves the next lines. */
+  const release = (chunk: Chunk): void => {
+    if (chunk.buffer.length === chunkBytes && spare.length < SPARE_CHUNKS) spare.push(chunk.buffer);
   };
 
   const failed = (error: NodeJS.ErrnoException, lines: number): void => {
@@ -89,7 +118,7 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   /** Starts the next write: at once when asked to flush or when a write's worth waits, else after lingerMs. */
   function schedule(): void {
     if (inFlight) return;
-    if (lingerMs === 0 || waitingChars >= maxWrite || drainedCallbacks.length > 0 || waiting.length === 0) next();
+    if (lingerMs === 0 || waiting.length > 1 || waitingChars >= maxWrite || drainedCallbacks.length > 0 || waiting.length === 0) next();
     else lingering ??= setTimeout(next, lingerMs).unref();
   }
 
@@ -117,7 +146,8 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
           setTimeout(send, EAGAIN_RETRY_MS).unref();
           return;
         }
-        failed(error, current.lines);
+        failed(error, current.chunk.lines);
+        release(current.chunk);
         inFlight = undefined;
         schedule();
         return;
@@ -127,6 +157,7 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
         send();
         return;
       }
+      release(current.chunk);
       inFlight = undefined;
       schedule();
     });
@@ -139,12 +170,15 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
         stats.droppedLines++;
         return;
       }
-      const last = waiting.at(-1);
-      if (last && last.chars + chars <= maxWrite) {
-        last.text += line;
-        last.chars += chars;
-        last.lines += 1;
-      } else waiting.push({ text: line, chars, lines: 1 });
+      // A UTF-16 code unit takes 3 bytes of UTF-8 at most: a line that may not fit starts a chunk.
+      let last = waiting.at(-1);
+      if (!last || last.chars + chars > maxWrite || last.buffer.length - last.used < chars * MAX_UTF8_PER_CHAR) {
+        last = newChunk(chars * MAX_UTF8_PER_CHAR);
+        waiting.push(last);
+      }
+      last.used += last.buffer.write(line, last.used);
+      last.chars += chars;
+      last.lines += 1;
       waitingChars += chars;
       schedule();
     },
@@ -172,7 +206,7 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
               Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, EAGAIN_RETRY_MS);
               continue;
             }
-            failed(e, part.lines);
+            failed(e, part.chunk.lines);
             break;
           }
         }

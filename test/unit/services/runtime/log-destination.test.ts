@@ -113,3 +113,22 @@ t.test('lines wait for others to share a write: until lingerMs, a write’s wort
   while (!readFileSync(file, 'utf8').includes('"c"')) await turn();
   t.pass('lingerMs 0 writes each line at once');
 });
+
+t.test('lines of any script arrive byte for byte, one over a chunk (256 KiB) too', async (t) => {
+  const { file, fd } = tempLogFile(t);
+  const destination = createLogDestination({ fd });
+  const written: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    // 1, 2, 3 and 4 bytes a character in UTF-8 (the last a surrogate pair in the string).
+    const line = `${JSON.stringify({ i, msg: 'a é € 😀'.repeat(1 + (i % 7)) })}\n`;
+    written.push(line);
+    destination.write(line);
+  }
+  const long = `${'€'.repeat(100_000)}\n`;
+  written.push(long);
+  destination.write(long);
+  destination.write('{"after":true}\n');
+  written.push('{"after":true}\n');
+  await flushed(destination);
+  t.equal(readFileSync(file, 'utf8'), written.join(''));
+});
