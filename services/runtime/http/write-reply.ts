@@ -9,16 +9,24 @@ export interface ResponseState {
   stopStream?: () => void;
 }
 
-const statusLines = new Map<number, string>();
-const statusLine = (status: number): string => {
+/**
+ * The status lines and the header names every answer has, as bytes: uWS copies bytes as they are,
+ * where each string would be measured and encoded to UTF-8 on every answer.
+ */
+const statusLines = new Map<number, Buffer>();
+const statusLine = (status: number): Buffer => {
   let line = statusLines.get(status);
-  if (!line) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
+  if (!line) statusLines.set(status, (line = Buffer.from(`${status} ${STATUS_CODES[status] ?? ''}`)));
   return line;
 };
+const REQUEST_ID = Buffer.from('x-request-id');
+const CONTENT_TYPE = Buffer.from('content-type');
+const JSON_TYPE = 'application/json';
+const JSON_TYPE_BYTES = Buffer.from(JSON_TYPE);
 
 function writeHead(res: HttpResponse, reply: Reply, requestId: string, contentType: string | undefined): void {
   res.writeStatus(statusLine(reply.status));
-  res.writeHeader('x-request-id', requestId);
+  res.writeHeader(REQUEST_ID, requestId);
   let hasType = false;
   if (reply.headers) {
     for (const name in reply.headers) {
@@ -26,7 +34,7 @@ function writeHead(res: HttpResponse, reply: Reply, requestId: string, contentTy
       res.writeHeader(name, reply.headers[name]!);
     }
   }
-  if (!hasType && contentType) res.writeHeader('content-type', contentType);
+  if (!hasType && contentType) res.writeHeader(CONTENT_TYPE, contentType === JSON_TYPE ? JSON_TYPE_BYTES : contentType);
 }
 
 /**
@@ -45,7 +53,7 @@ export function writeWhole(res: HttpResponse, state: ResponseState, reply: Reply
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) payload = reply.body;
   else {
     payload = JSON.stringify(reply.body);
-    contentType = 'application/json';
+    contentType = JSON_TYPE;
   }
   if (corked) writeWholeCorked(res, reply, requestId, payload, contentType, closeConnection, head);
   else res.cork(() => writeWholeCorked(res, reply, requestId, payload, contentType, closeConnection, head));
