@@ -125,6 +125,52 @@ if (skip) {
     t.same(sizes, [count], 'the pull handed over every message that was waiting');
   });
 
+  t.test('jetstream: a message that comes after its pull was given up is handled at once, not after ackWait', async (t) => {
+    const nc = await connect({ servers: nats.url });
+    t.teardown(() => nc.close());
+    const jsm = await nc.jetstreamManager();
+    const name = `LATE${Date.now()}`;
+    await jsm.streams.add({ name, subjects: [`${name.toLowerCase()}.>`] });
+    await nc.jetstream().publish(`${name.toLowerCase()}.x`, encode('late'));
+    // The same connection, but the first message reaches the consumer 1.5 s after the server sent
+    // it: after its pull (no_wait) was given up, a second past its expiry with no answer.
+    let delayed = false;
+    const late = new Proxy(nc, {
+      get(target, key, receiver) {
+        if (key !== 'subscribe') return Reflect.get(target, key, receiver) as unknown;
+        return (subject: string, options: SubscriptionOptions) =>
+          target.subscribe(subject, {
+            ...options,
+            callback: (err, msg) => {
+              if (!delayed && !msg.headers?.code) {
+                delayed = true;
+                setTimeout(() => options.callback?.(err, msg), 1500);
+                return;
+              }
+              options.callback?.(err, msg);
+            },
+          });
+      },
+    });
+    let handled!: (deliveries: number[]) => void;
+    const delivered = new Promise<number[]>((resolve) => (handled = resolve));
+    // An ack wait of an hour: the message comes back within this test only if it is handed back.
+    const consumer = new JetStreamConsumer(
+      { stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 3_600_000 },
+      async (batch) => {
+        for (const m of batch) m.ack();
+        handled(batch.map((m) => m.deliveryCount));
+      },
+      { nc: late, jsm, logger: silentLogger(), redelivered: () => undefined },
+    );
+    t.teardown(() => consumer.stop());
+    // Taken by the pull open when it came (deliveryCount 1), or handed back and delivered again (2).
+    const counts = await delivered;
+    t.equal(counts.length, 1, 'the late message was handled');
+    t.ok(counts[0]! <= 2, `delivery ${counts[0]}`);
+    t.ok(delayed);
+  });
+
   // Last: it takes the server down.
   t.test('jetstream: publish fails within its timeout while nats-server is down, and all works after a restart', async (t) => {
     const f = await busFixture(t, open);

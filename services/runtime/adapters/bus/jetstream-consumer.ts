@@ -3,7 +3,7 @@
  * (server gone, consumer lost with a restarted server) never end the loop: it backs off,
  * recreates the consumer and goes on, so consumers resume by themselves after a reconnect.
  */
-import { AckPolicy, type ConsumerConfig, createInbox, DeliverPolicy, type JetStreamManager, type Msg, type NatsConnection, nanos } from 'nats';
+import { AckPolicy, type ConsumerConfig, createInbox, DeliverPolicy, type JetStreamManager, type Msg, type NatsConnection, type NatsError, nanos, type Subscription } from 'nats';
 import type { Logger } from '../../logger.js';
 import type { BatchHandler, BusMessage, ConsumerSpec } from './bus.port.js';
 
@@ -69,6 +69,16 @@ export class JetStreamConsumer {
   private readonly stopping = new Promise<void>((resolve) => (this.signalStop = resolve));
   private readonly open = new Set<Tracked>();
   private readonly logger: Logger;
+  /**
+   * One subscription for all of this consumer's pulls, each pull answered on a subject of its own
+   * under it: a message that comes for a pull already given up (its answer late, see pull()) is
+   * still seen, and handed back at once instead of waiting out ackWait (60 s for the event worker).
+   */
+  private readonly inbox = createInbox();
+  private inboxSubscription: Subscription | undefined;
+  private pulls = 0;
+  /** The pull in flight: its reply subject, and what takes its answers (pulls go one at a time). */
+  private current: { subject: string; take: (err: NatsError | null, msg: Msg) => void } | undefined;
 
   constructor(
     private readonly spec: ConsumerSpec,
@@ -114,6 +124,28 @@ export class JetStreamConsumer {
     const now = Date.now();
     for (const t of this.open) if (t.open && t.deadline > now) t.message.nak();
     this.open.clear();
+    this.safely(() => this.inboxSubscription?.unsubscribe());
+  }
+
+  /** The subscription the pulls are answered on, made again after the connection lost it. */
+  private subscribeInbox(): void {
+    if (this.inboxSubscription && !this.inboxSubscription.isClosed()) return;
+    this.inboxSubscription = this.deps.nc.subscribe(`${this.inbox}.*`, {
+      callback: (err, msg) => {
+        const current = this.current;
+        if (err) return current?.take(err, msg);
+        // A status (404, 408) comes on the reply subject of its pull: one of a pull over is dropped.
+        if ((msg.headers?.code ?? 0) !== 0) {
+          if (current && (msg.subject === current.subject || !msg.subject.startsWith(`${this.inbox}.`))) current.take(null, msg);
+          return;
+        }
+        // A message comes on its own subject, not the pull's: whichever pull is open takes it (it
+        // is this consumer's all the same); with none open, it is handed back.
+        if (current) return current.take(null, msg);
+        this.logger.warn({ subject: msg.subject, pulls: this.pulls }, 'a message came for a pull already given up: handed back for redelivery');
+        this.safely(() => msg.respond('-NAK'));
+      },
+    });
   }
 
   /**
@@ -148,19 +180,21 @@ export class JetStreamConsumer {
   private pull(batch: number, waitMs: number): Promise<Msg[]> {
     const { nc } = this.deps;
     const request = waitMs > 0 ? { batch, expires: nanos(waitMs) } : { batch, no_wait: true };
-    const inbox = createInbox();
+    this.subscribeInbox();
+    const subject = `${this.inbox}.${++this.pulls}`;
     return new Promise<Msg[]>((resolve, reject) => {
       const out: Msg[] = [];
       let done = false;
       const finish = (err?: Error): void => {
         done = true;
         clearTimeout(lost);
-        if (!sub.isClosed()) sub.unsubscribe();
+        if (this.current === mine) this.current = undefined;
         if (err && out.length === 0) reject(err);
         else resolve(out);
       };
-      const sub = nc.subscribe(inbox, {
-        callback: (err, msg) => {
+      const mine = {
+        subject,
+        take: (err: NatsError | null, msg: Msg): void => {
           if (err) return finish(err);
           const code = msg.headers?.code ?? 0;
           if (code === 0) {
@@ -170,10 +204,11 @@ export class JetStreamConsumer {
           } else if (code === 404 || code === 408) finish();
           else if (code >= 300) finish(new Error(`pull refused: ${code} ${msg.headers?.description ?? ''}`.trim()));
         },
-      });
+      };
+      this.current = mine;
       // Only when the answer never comes: the connection dropped meanwhile. A message that reaches
-      // a pull given up is lost until ackWait, so the pull is not given up while its messages are
-      // still coming in: a no_wait pull of 64 large RECORDS messages may take over a second on a
+      // a pull given up is handed back to be delivered again (subscribeInbox), a redelivery all the
+      // same, so the pull is not given up while its messages are still coming in: a no_wait pull of 64 large RECORDS messages may take over a second on a
       // busy machine (the likely cause of a problems bench run whose drain took 120 s, with 59
       // messages delivered again). After an event loop held up for longer than this (a large
       // batch decoded in one go), the timer is due before the socket's data is read, and that
@@ -188,7 +223,7 @@ export class JetStreamConsumer {
         });
       }, waitMs + LOST_AFTER_MS);
       try {
-        nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify(request), { reply: inbox });
+        nc.publish(`$JS.API.CONSUMER.MSG.NEXT.${this.spec.stream}.${this.spec.durable}`, JSON.stringify(request), { reply: subject });
       } catch (err) {
         finish(err instanceof Error ? err : new Error(String(err)));
       }
