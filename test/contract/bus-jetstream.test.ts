@@ -1,4 +1,4 @@
-import { connect, type SubscriptionOptions } from 'nats';
+import { connect, type Msg, type NatsConnection, type SubscriptionOptions } from 'nats';
 import t from 'tap';
 import { type BatchHandler, BusUnavailableError } from '../../services/runtime/adapters/bus/bus.port.js';
 import { createJetStreamBus } from '../../services/runtime/adapters/bus/jetstream.adapter.js';
@@ -22,6 +22,16 @@ if (skip) {
   const open: OpenBus = async () => ({ bus: await createJetStreamBus({ url: nats.url, name: 'bus-contract' }, { logger: silentLogger() }) });
 
   busContract(t, 'jetstream', open);
+
+  /** `nc`, but every message for a subscription goes through `through`, which delivers it (or not, or later). */
+  const throughDeliveries = (nc: NatsConnection, through: (msg: Msg, deliver: () => void) => void): NatsConnection =>
+    new Proxy(nc, {
+      get(target, key, receiver) {
+        if (key !== 'subscribe') return Reflect.get(target, key, receiver) as unknown;
+        return (subject: string, options: SubscriptionOptions) =>
+          target.subscribe(subject, { ...options, callback: (err, msg) => through(msg, () => options.callback?.(err, msg)) });
+      },
+    });
 
   /** A handler that acks every message and records each batch's size; `all` resolves once `count` came. */
   const batchSizes = (count: number): { handler: BatchHandler; all: Promise<number[]> } => {
@@ -95,22 +105,13 @@ if (skip) {
     // The same connection, but the first message that reaches a pull holds the event loop for
     // longer than that second, as a long decode would.
     let held = false;
-    const holding = new Proxy(nc, {
-      get(target, key, receiver) {
-        if (key !== 'subscribe') return Reflect.get(target, key, receiver) as unknown;
-        return (subject: string, options: SubscriptionOptions) =>
-          target.subscribe(subject, {
-            ...options,
-            callback: (err, msg) => {
-              if (!held && !msg.headers?.code) {
-                held = true;
-                const until = performance.now() + 1500;
-                while (performance.now() < until);
-              }
-              options.callback?.(err, msg);
-            },
-          });
-      },
+    const holding = throughDeliveries(nc, (msg, deliver) => {
+      if (!held && !msg.headers?.code) {
+        held = true;
+        const until = performance.now() + 1500;
+        while (performance.now() < until);
+      }
+      deliver();
     });
     const batches = batchSizes(count);
     const consumer = new JetStreamConsumer({ stream: name, durable: 'd', maxBatch: 64, maxWaitMs: 0, ackWaitMs: 60_000 }, batches.handler, {
@@ -135,22 +136,11 @@ if (skip) {
     // The same connection, but the first message reaches the consumer 1.5 s after the server sent
     // it: after its pull (no_wait) was given up, a second past its expiry with no answer.
     let delayed = false;
-    const late = new Proxy(nc, {
-      get(target, key, receiver) {
-        if (key !== 'subscribe') return Reflect.get(target, key, receiver) as unknown;
-        return (subject: string, options: SubscriptionOptions) =>
-          target.subscribe(subject, {
-            ...options,
-            callback: (err, msg) => {
-              if (!delayed && !msg.headers?.code) {
-                delayed = true;
-                setTimeout(() => options.callback?.(err, msg), 1500);
-                return;
-              }
-              options.callback?.(err, msg);
-            },
-          });
-      },
+    const late = throughDeliveries(nc, (msg, deliver) => {
+      if (!delayed && !msg.headers?.code) {
+        delayed = true;
+        setTimeout(deliver, 1500);
+      } else deliver();
     });
     let handled!: (deliveries: number[]) => void;
     const delivered = new Promise<number[]>((resolve) => (handled = resolve));
