@@ -53,6 +53,7 @@ export interface LogDestinationOptions {
 }
 
 const EAGAIN_RETRY_MS = 10;
+const SYNC_EAGAIN_TRIES = 50;
 /** Bytes of a chunk of lines (a write's worth at most), and how many written ones are kept for reuse. */
 const CHUNK_BYTES = 256 * 1024;
 const SPARE_CHUNKS = 4;
@@ -65,7 +66,6 @@ interface Chunk {
   chars: number;
   lines: number;
 }
-const SYNC_EAGAIN_TRIES = 50;
 
 export function createLogDestination(options: LogDestinationOptions = {}): LogDestination {
   const fd = options.fd ?? 1;
@@ -84,7 +84,7 @@ export function createLogDestination(options: LogDestinationOptions = {}): LogDe
   /** Chunks whose write is done, for the next lines. */
   const spare: Buffer[] = [];
   const chunkBytes = Math.min(CHUNK_BYTES, maxWrite * MAX_UTF8_PER_CHAR);
-  /** The write in progress: its bytes (what is left of them) and how many lines they hold. */
+  /** The write in progress: its chunk (whose lines it counts) and what is left of its bytes. */
   let inFlight: { chunk: Chunk; bytes: Buffer } | undefined;
   let drainedCallbacks: Array<(error?: Error) => void> = [];
   /** The write waiting for more lines (lingerMs). */

@@ -74,7 +74,7 @@ export class JetStreamConsumer {
    * under it: a message that comes for a pull already given up (its answer late, see pull()) is
    * still seen, and handed back at once instead of waiting out ackWait (60 s for the event worker).
    */
-  private readonly inbox = createInbox();
+  private readonly replyPrefix = `${createInbox()}.`;
   private inboxSubscription: Subscription | undefined;
   private pulls = 0;
   /** The pull in flight: its reply subject, and what takes its answers (pulls go one at a time). */
@@ -130,13 +130,13 @@ export class JetStreamConsumer {
   /** The subscription the pulls are answered on, made again after the connection lost it. */
   private subscribeInbox(): void {
     if (this.inboxSubscription && !this.inboxSubscription.isClosed()) return;
-    this.inboxSubscription = this.deps.nc.subscribe(`${this.inbox}.*`, {
+    this.inboxSubscription = this.deps.nc.subscribe(`${this.replyPrefix}*`, {
       callback: (err, msg) => {
         const current = this.current;
         if (err) return current?.take(err, msg);
         // A status (404, 408) comes on the reply subject of its pull: one of a pull over is dropped.
         if ((msg.headers?.code ?? 0) !== 0) {
-          if (current && (msg.subject === current.subject || !msg.subject.startsWith(`${this.inbox}.`))) current.take(null, msg);
+          if (current && (msg.subject === current.subject || !msg.subject.startsWith(this.replyPrefix))) current.take(null, msg);
           return;
         }
         // A message comes on its own subject, not the pull's: whichever pull is open takes it (it
@@ -181,7 +181,7 @@ export class JetStreamConsumer {
     const { nc } = this.deps;
     const request = waitMs > 0 ? { batch, expires: nanos(waitMs) } : { batch, no_wait: true };
     this.subscribeInbox();
-    const subject = `${this.inbox}.${++this.pulls}`;
+    const subject = `${this.replyPrefix}${++this.pulls}`;
     return new Promise<Msg[]>((resolve, reject) => {
       const out: Msg[] = [];
       let done = false;
@@ -208,9 +208,9 @@ export class JetStreamConsumer {
       this.current = mine;
       // Only when the answer never comes: the connection dropped meanwhile. A message that reaches
       // a pull given up is handed back to be delivered again (subscribeInbox), a redelivery all the
-      // same, so the pull is not given up while its messages are still coming in: a no_wait pull of 64 large RECORDS messages may take over a second on a
-      // busy machine (the likely cause of a problems bench run whose drain took 120 s, with 59
-      // messages delivered again). After an event loop held up for longer than this (a large
+      // same, so the pull is not given up while its messages are still coming in: a no_wait pull
+      // of 64 large RECORDS messages may take over a second on a busy machine (the likely cause of
+      // a problems bench run whose drain took 120 s, with 59 messages delivered again). After an event loop held up for longer than this (a large
       // batch decoded in one go), the timer is due before the socket's data is read, and that
       // data may hold a message delivered to this pull (seen in the problems bench: a partition
       // stalled for 30 s): the timer lets pending input go first, and waits on if it brought one.
